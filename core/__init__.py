@@ -1,0 +1,27 @@
+"""kusari: define-by-run deep learning with Chainer v7's API on NumPy 2 and CuPy."""
+__version__ = "0.1.0.dev0"
+
+from kusari import configuration  # NOQA
+from kusari.configuration import (config, force_backprop_mode, global_config,  # NOQA
+                                  no_backprop_mode, using_config)
+from kusari import backend  # NOQA
+from kusari.backend import get_device, using_device  # NOQA
+from kusari.variable import Parameter, Variable, VariableNode, as_array, as_variable  # NOQA
+from kusari.function_node import FunctionNode  # NOQA
+from kusari.function import Function, FunctionAdapter  # NOQA
+from kusari._backprop import backward, grad  # NOQA
+from kusari import initializers  # NOQA
+from kusari import functions  # NOQA
+from kusari.functions.math.basic_math import install_variable_arithmetics as _install
+
+_install()
+del _install
+
+from kusari import gradient_check  # NOQA
+from kusari import utils  # NOQA
+
+
+def get_dtype(dtype=None):
+    """The float dtype to create arrays with (``config.dtype`` unless given)."""
+    from kusari.configuration import get_dtype as _get
+    return _get(dtype)

@@ -1,0 +1,162 @@
+"""The backward engine: walks the graph from outputs to leaves in decreasing rank order."""
+import heapq
+
+from kusari import backend
+from kusari.configuration import config, using_config
+from kusari.variable import Variable
+
+
+def _seed_grad(y, gy, loss_scale):
+    if gy is None:
+        if y._data.size != 1:
+            raise ValueError(
+                f"backward: output of shape {y.shape} has no gradient; set its grad first "
+                "(an implicit gradient of 1 is used only for single-element outputs)")
+        xp = backend.get_array_module(y._data)
+        gy = Variable(xp.ones_like(y._data), requires_grad=False)
+    elif not isinstance(gy, Variable):
+        gy = Variable(gy, requires_grad=False)
+    if gy.shape != y.shape:
+        raise ValueError(f"backward: gradient shape {gy.shape} does not match output shape {y.shape}")
+    if loss_scale is not None:
+        xp = backend.get_array_module(gy._data)
+        gy = Variable(xp.asarray(gy._data * gy._data.dtype.type(loss_scale)), requires_grad=False)
+    return gy
+
+
+def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
+    """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``."""
+    grads = {}
+    heap = []
+    pushed = set()
+    leaves = {}
+    found = {}
+    counter = 0
+
+    def accumulate(node, g):
+        old = grads.get(node)
+        grads[node] = g if old is None else old + g
+
+    def schedule(node):
+        nonlocal counter
+        func = node.creator_node
+        if func is None:
+            leaves[node] = None
+        elif func not in pushed:
+            pushed.add(func)
+            counter += 1
+            heapq.heappush(heap, (-func.rank, counter, func))
+
+    for y, gy in zip(outputs, seeds):
+        accumulate(y._node, gy)
+        schedule(y._node)
+
+    with using_config("enable_backprop", enable_double_backprop):
+        while heap:
+            func = heapq.heappop(heap)[2]
+            gys = []
+            for ref in func.outputs:
+                node = ref()
+                g = None if node is None else grads.pop(node, None)
+                if g is not None:
+                    if targets is not None and node in targets:
+                        found[node] = g
+                    if retain_grad:
+                        var = node._variable()
+                        if var is not None:
+                            var._grad_var = g
+                gys.append(g)
+            inputs = func.inputs
+            indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            if not indexes:
+                continue
+            gxs = func.backward(indexes, tuple(gys))
+            if type(gxs) is not tuple:
+                gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
+            if len(gxs) == len(inputs) and len(indexes) != len(inputs):
+                gxs = tuple([gxs[i] for i in indexes])
+            elif len(gxs) != len(indexes):
+                raise ValueError(f"{func.label}.backward returned {len(gxs)} gradients for "
+                                 f"{len(indexes)} requested inputs")
+            for i, gx in zip(indexes, gxs):
+                if gx is None:
+                    continue
+                x = inputs[i]
+                if not isinstance(gx, Variable):
+                    raise TypeError(f"{func.label}.backward must return Variables or None, "
+                                    f"got {type(gx).__name__} for input {i}")
+                if gx._data.shape != x.shape or gx._data.dtype != x.dtype:
+                    raise ValueError(
+                        f"{func.label}.backward returned a gradient of shape {gx.shape} and dtype "
+                        f"{gx.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
+                accumulate(x, gx)
+                schedule(x)
+    for node in leaves:
+        g = grads.get(node)
+        if g is not None and targets is not None and node in targets:
+            found[node] = g
+    return {node: grads[node] for node in leaves if node in grads}, found
+
+
+def backward_from(outputs, grad_outputs, retain_grad=False, enable_double_backprop=False,
+                  loss_scale=None):
+    """Backprop from ``outputs`` and accumulate into the leaf variables' ``grad``."""
+    seeds = [_seed_grad(y, g, loss_scale) for y, g in zip(outputs, grad_outputs)]
+    leaf_grads, _ = _run(outputs, seeds, retain_grad, enable_double_backprop, None)
+    with using_config("enable_backprop", enable_double_backprop):
+        for node, g in leaf_grads.items():
+            var = node._variable()
+            if var is None or not var._requires_grad:
+                continue
+            var._grad_var = g if var._grad_var is None else var._grad_var + g
+            if loss_scale is not None:
+                var._loss_scale = loss_scale
+
+
+def backward(outputs, grad_outputs=None, *, retain_grad=False, enable_double_backprop=False,
+             loss_scale=None) -> None:
+    """Backprop from several outputs at once (``kusari.backward``).
+
+    ``grad_outputs`` defaults to each output's ``grad_var`` (or 1 for a single-element output).
+    """
+    outputs = list(outputs)
+    for y in outputs:
+        if not isinstance(y, Variable):
+            raise TypeError(f"backward: outputs must be Variables, got {type(y).__name__}")
+    if grad_outputs is None:
+        grad_outputs = [y._grad_var for y in outputs]
+    grad_outputs = list(grad_outputs)
+    if len(grad_outputs) != len(outputs):
+        raise ValueError(f"backward: {len(outputs)} outputs but {len(grad_outputs)} grad_outputs")
+    backward_from(outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale)
+
+
+def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
+         retain_grad=False, enable_double_backprop=False, loss_scale=None):
+    """Gradients of ``outputs`` with respect to ``inputs`` without touching other variables' grads.
+
+    Returns a list of Variables (None where an input does not influence the outputs).
+    """
+    outputs = list(outputs)
+    inputs = list(inputs)
+    for v in outputs + inputs:
+        if not isinstance(v, Variable):
+            raise TypeError(f"grad: outputs and inputs must be Variables, got {type(v).__name__}")
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    seeds = [_seed_grad(y, g, loss_scale) for y, g in zip(outputs, grad_outputs)]
+    targets = {x._node for x in inputs}
+    _, found = _run(outputs, seeds, retain_grad, enable_double_backprop, targets)
+    result = []
+    with using_config("enable_backprop", enable_double_backprop):
+        for k, x in enumerate(inputs):
+            g = found.get(x._node)
+            if grad_inputs is not None and grad_inputs[k] is not None:
+                gi = grad_inputs[k]
+                gi = gi if isinstance(gi, Variable) else Variable(gi, requires_grad=False)
+                g = gi if g is None else g + gi
+            result.append(g)
+    if set_grad:
+        for x, g in zip(inputs, result):
+            x._grad_var = g
+    return result

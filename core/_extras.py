@@ -1,0 +1,21 @@
+"""Checks that an optional extra's packages are importable, naming the extra to install when not."""
+import importlib.util
+
+
+def require_extra(extra: str, modules: list) -> None:
+    """Raise ImportError naming ``pip install kusari[extra]`` if any of ``modules`` is missing."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ImportError(
+            f"kusari.{extra} needs {', '.join(missing)}, which is not installed; "
+            f"install it with: pip install 'kusari[{extra}]'")
+
+
+def import_optional(module: str, extra: str, feature: str):
+    """Import ``module`` or raise ImportError saying which ``feature`` needs which extra."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(
+            f"{feature} needs the package '{module.split('.')[0]}'; "
+            f"install it with: pip install 'kusari[{extra}]'") from e

@@ -1,0 +1,160 @@
+"""FunctionNode: a differentiable operation; ``forward`` works on arrays, ``backward`` on Variables."""
+import sys
+import weakref
+
+import numpy
+
+from kusari.configuration import config
+from kusari.variable import Variable
+
+
+class FunctionNode:
+    """Base of every differentiable op.
+
+    Subclasses implement ``forward(inputs) -> tuple of arrays`` (or ``forward_cpu`` / ``forward_gpu``)
+    and ``backward(target_input_indexes, grad_outputs) -> tuple of Variables or None``. A backward
+    built from other FunctionNodes is itself differentiable, so double backprop comes free.
+    ``retain_inputs`` / ``retain_outputs`` called inside ``forward`` say what backward needs.
+    """
+
+    inputs = None
+    outputs = None
+    rank = 0
+    _input_indexes_to_retain = None
+    _output_indexes_to_retain = None
+    _retained_output_data = None
+
+    @property
+    def label(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{self.label}>"
+
+    def apply(self, inputs):
+        """Run ``forward`` on the inputs' arrays and record this node in the graph when needed.
+
+        Returns a tuple of Variables, one per output.
+        """
+        xs = []
+        requires_grad = False
+        for x in inputs:
+            if isinstance(x, Variable):
+                if x._requires_grad:
+                    requires_grad = True
+            elif isinstance(x, numpy.ndarray) or _is_gpu(x):
+                x = Variable(x, requires_grad=False)
+            else:
+                raise TypeError(
+                    f"{self.label}: inputs must be Variables or arrays, got {type(x).__name__}")
+            xs.append(x)
+        in_data = tuple([x._data for x in xs])
+        if "cupy" in sys.modules:
+            _check_same_backend(self.label, in_data)
+        if config.type_check and type(self).check_type_forward is not FunctionNode.check_type_forward:
+            from kusari.utils import type_check
+            type_check._check_function_types(self, in_data)
+
+        outputs = self.forward(in_data)
+        if type(outputs) is not tuple:
+            raise TypeError(f"{self.label}.forward must return a tuple of arrays, "
+                            f"got {type(outputs).__name__}")
+        if config.debug:
+            _check_finite(self.label, outputs)
+
+        ret = tuple([Variable(y, requires_grad=requires_grad) for y in outputs])
+        if requires_grad and config.enable_backprop:
+            self.rank = max([x._node.rank for x in xs])
+            self.inputs = tuple([x._node for x in xs])
+            for y in ret:
+                y._node.set_creator_node(self)
+            self.outputs = tuple([weakref.ref(y._node) for y in ret])
+            if self._input_indexes_to_retain is not None:
+                for i in self._input_indexes_to_retain:
+                    xs[i]._node.data = in_data[i]
+            if self._output_indexes_to_retain is not None:
+                self._retained_output_data = tuple(
+                    [outputs[i] for i in self._output_indexes_to_retain])
+        return ret
+
+    def forward(self, inputs):
+        """Compute outputs from input arrays; dispatches to forward_cpu / forward_gpu by default."""
+        if any(_is_gpu(x) for x in inputs):
+            return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs):
+        raise NotImplementedError(f"{self.label} implements neither forward nor forward_cpu")
+
+    def forward_gpu(self, inputs):
+        raise NotImplementedError(f"{self.label} implements neither forward nor forward_gpu")
+
+    def backward(self, target_input_indexes, grad_outputs):
+        """Gradients (Variables or None) for the inputs listed in ``target_input_indexes``."""
+        raise NotImplementedError(f"{self.label} does not implement backward")
+
+    def check_type_forward(self, in_types):
+        """Override to validate inputs with ``kusari.utils.type_check`` (Chainer style)."""
+
+    def retain_inputs(self, indexes) -> None:
+        """Keep the arrays of these inputs for backward (call inside forward)."""
+        self._input_indexes_to_retain = tuple(indexes)
+
+    def retain_outputs(self, indexes) -> None:
+        """Keep the arrays of these outputs for backward (call inside forward)."""
+        self._output_indexes_to_retain = tuple(indexes)
+
+    def get_retained_inputs(self):
+        """The retained inputs as Variables, in the order given to ``retain_inputs``."""
+        inputs = self.inputs
+        return tuple([inputs[i].get_variable() for i in self._input_indexes_to_retain or ()])
+
+    def get_retained_outputs(self):
+        """The retained outputs as Variables connected to this node."""
+        ret = []
+        outputs = list(self.outputs)
+        for i, data in zip(self._output_indexes_to_retain or (), self._retained_output_data or ()):
+            node = outputs[i]()
+            if node is None:
+                var = Variable(data, requires_grad=True)
+                var._node.set_creator_node(self)
+                outputs[i] = weakref.ref(var._node)
+            else:
+                var = node._variable()
+                if var is None:
+                    var = Variable._from_node(data, node)
+            ret.append(var)
+        self.outputs = tuple(outputs)
+        return tuple(ret)
+
+    def unchain(self) -> None:
+        """Forget inputs, outputs and retained data, cutting this node out of the graph."""
+        for ref in self.outputs or ():
+            node = ref()
+            if node is not None:
+                node.unchain()
+        self.inputs = None
+        self.outputs = None
+        self._retained_output_data = None
+
+
+def _is_gpu(x) -> bool:
+    cupy = sys.modules.get("cupy")
+    return cupy is not None and isinstance(x, cupy.ndarray)
+
+
+def _check_same_backend(label, in_data):
+    kinds = {type(x).__module__.split(".")[0] for x in in_data if x is not None}
+    if len(kinds) > 1:
+        raise TypeError(f"{label}: inputs mix NumPy and CuPy arrays "
+                        f"({', '.join(type(x).__module__ + '.' + type(x).__name__ for x in in_data)}); "
+                        "move them to one device first (Variable.to_device / kusari.backend.to_device)")
+
+
+def _check_finite(label, outputs):
+    for i, y in enumerate(outputs):
+        if y is None or y.dtype.kind not in "fc":
+            continue
+        xp = sys.modules["cupy"] if _is_gpu(y) else numpy
+        if not bool(xp.isfinite(y).all()):
+            raise RuntimeError(f"NaN or Inf detected in output {i} of {label} (config.debug is on)")

@@ -1,0 +1,1 @@
+"""kusari.functions.activation: see the modules in this folder, one op each."""

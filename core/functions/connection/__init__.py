@@ -1,0 +1,1 @@
+"""kusari.functions.connection: see the modules in this folder, one op each."""

@@ -1,0 +1,1 @@
+"""kusari.functions.evaluation: see the modules in this folder, one op each."""

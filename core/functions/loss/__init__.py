@@ -1,0 +1,1 @@
+"""kusari.functions.loss: see the modules in this folder, one op each."""

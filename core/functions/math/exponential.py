@@ -1,0 +1,64 @@
+"""exp, log, log2, log10: exponentials and logarithms."""
+import math
+
+from kusari import backend, utils
+from kusari.function_node import FunctionNode
+
+
+class Exp(FunctionNode):
+    def forward(self, inputs):
+        x = inputs[0]
+        utils.check_float("exp", "x", x)
+        self.retain_outputs((0,))
+        return utils.force_array(backend.get_array_module(x).exp(x)),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return y * grad_outputs[0],
+
+
+class Log(FunctionNode):
+    _fname = "log"
+    _scale = 1.0
+
+    def forward(self, inputs):
+        x = inputs[0]
+        utils.check_float(self._fname, "x", x)
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(x)
+        return utils.force_array(getattr(xp, self._fname)(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gx = grad_outputs[0] / x
+        return (gx * self._scale if self._scale != 1.0 else gx),
+
+
+class Log2(Log):
+    _fname = "log2"
+    _scale = 1.0 / math.log(2.0)
+
+
+class Log10(Log):
+    _fname = "log10"
+    _scale = 1.0 / math.log(10.0)
+
+
+def exp(x):
+    """Elementwise e**x."""
+    return Exp().apply((x,))[0]
+
+
+def log(x):
+    """Elementwise natural logarithm."""
+    return Log().apply((x,))[0]
+
+
+def log2(x):
+    """Elementwise base-2 logarithm."""
+    return Log2().apply((x,))[0]
+
+
+def log10(x):
+    """Elementwise base-10 logarithm."""
+    return Log10().apply((x,))[0]

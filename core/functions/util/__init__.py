@@ -1,0 +1,1 @@
+"""kusari.functions.util: see the modules in this folder, one op each."""

@@ -1,0 +1,27 @@
+"""Array comparison with tolerances that fit the dtype."""
+import numpy
+
+from kusari import backend
+
+_TOLERANCES = {
+    numpy.dtype(numpy.float16): {"forward": (1e-3, 1e-2), "backward": (5e-3, 5e-2)},
+    numpy.dtype(numpy.float32): {"forward": (1e-5, 1e-4), "backward": (1e-4, 1e-3)},
+    numpy.dtype(numpy.float64): {"forward": (1e-10, 1e-8), "backward": (1e-5, 1e-4)},
+}
+
+
+def tolerance(dtype, kind: str = "forward") -> dict:
+    """{'atol': ..., 'rtol': ...} for comparing results of ``dtype`` (``kind``: forward/backward)."""
+    atol, rtol = _TOLERANCES.get(numpy.dtype(dtype), _TOLERANCES[numpy.dtype(numpy.float32)])[kind]
+    return {"atol": atol, "rtol": rtol}
+
+
+def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
+    """Assert elementwise closeness of arrays or Variables on any device (shapes must match)."""
+    x = backend.CpuDevice().send(getattr(x, "array", x))
+    y = backend.CpuDevice().send(getattr(y, "array", y))
+    x = numpy.asarray(x)
+    y = numpy.asarray(y)
+    if x.shape != y.shape:
+        raise AssertionError(f"assert_allclose: shapes differ: {x.shape} vs {y.shape}")
+    numpy.testing.assert_allclose(x, y, atol=atol, rtol=rtol, verbose=verbose)

@@ -1,0 +1,83 @@
+"""Small helpers shared by ops: array coercion and cheap input validation."""
+import numpy
+
+from kusari import backend
+
+
+def force_array(x, dtype=None):
+    """``x`` as an ndarray (NumPy turns 0-d results into scalars; this undoes that)."""
+    if isinstance(x, numpy.generic) or numpy.isscalar(x):
+        return numpy.asarray(x, dtype=dtype)
+    if dtype is not None and x.dtype != dtype:
+        return x.astype(dtype, copy=False)
+    return x
+
+
+def force_type(dtype, value):
+    """``value`` as a 0-d array or scalar of ``dtype``."""
+    if numpy.isscalar(value):
+        return dtype.type(value)
+    if value.dtype != dtype:
+        return value.astype(dtype, copy=False)
+    return value
+
+
+def size_of_shape(shape) -> int:
+    size = 1
+    for s in shape:
+        size *= s
+    return int(size)
+
+
+def get_array_module(*args):
+    return backend.get_array_module(*args)
+
+
+def _describe(x) -> str:
+    return f"shape={tuple(x.shape)}, dtype={x.dtype}"
+
+
+def check_float(fname: str, argname: str, x) -> None:
+    """Raise TypeError unless ``x`` (an array) has a floating dtype."""
+    if x.dtype.kind != "f":
+        raise TypeError(f"{fname}: {argname} must be a floating-point array, got dtype {x.dtype} "
+                        f"({_describe(x)}); cast it with F.cast or .astype(numpy.float32)")
+
+
+def check_same_dtype(fname: str, **arrays) -> None:
+    """Raise TypeError if the given arrays do not share one dtype (None entries are skipped)."""
+    items = [(k, v) for k, v in arrays.items() if v is not None]
+    if len({v.dtype for _, v in items}) > 1:
+        desc = ", ".join(f"{k}.dtype={v.dtype}" for k, v in items)
+        raise TypeError(f"{fname}: dtypes must match ({desc}); cast explicitly, kusari never upcasts")
+
+
+def check_ndim(fname: str, argname: str, x, ndim) -> None:
+    """Raise ValueError unless ``x.ndim`` equals ``ndim`` (an int) or lies in ``ndim`` (a range/tuple)."""
+    ok = x.ndim == ndim if isinstance(ndim, int) else x.ndim in ndim
+    if not ok:
+        want = ndim if isinstance(ndim, int) else " or ".join(map(str, ndim))
+        raise ValueError(f"{fname}: {argname} must be {want}-dimensional, got {x.ndim} ({_describe(x)})")
+
+
+def check_same_shape(fname: str, **arrays) -> None:
+    """Raise ValueError if the given arrays' shapes differ (None entries are skipped)."""
+    items = [(k, v) for k, v in arrays.items() if v is not None]
+    if len({tuple(v.shape) for _, v in items}) > 1:
+        desc = ", ".join(f"{k}.shape={tuple(v.shape)}" for k, v in items)
+        raise ValueError(f"{fname}: shapes must match ({desc})")
+
+
+def normalize_axis(fname: str, axis, ndim: int):
+    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints, validated against ``ndim``."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
+    out = []
+    for a in axes:
+        if not -ndim <= a < max(ndim, 1):
+            raise ValueError(f"{fname}: axis {a} is out of bounds for an array of dimension {ndim}")
+        out.append(int(a) % max(ndim, 1))
+    if len(set(out)) != len(out):
+        raise ValueError(f"{fname}: duplicate value in axis {axis}")
+    return tuple(sorted(out))

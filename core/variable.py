@@ -1,0 +1,473 @@
+"""Variable (the user's handle on an array in the graph), VariableNode (its place in the graph) and Parameter."""
+import weakref
+
+import numpy
+
+from kusari import backend
+from kusari.configuration import config, get_dtype
+
+
+def _check_array(x, who: str):
+    if isinstance(x, numpy.ndarray) or backend.is_gpu_array(x):
+        return
+    raise TypeError(
+        f"{who}: expected a numpy.ndarray or cupy.ndarray, got {type(x).__name__}"
+        + (" (wrap Python scalars with numpy.asarray and choose a dtype)"
+           if isinstance(x, (int, float, numpy.generic)) else ""))
+
+
+class VariableNode:
+    """A Variable's node in the computational graph: creator, rank, and data when a backward retains it."""
+
+    __slots__ = ("_variable", "creator_node", "rank", "data", "shape", "dtype", "requires_grad",
+                 "__weakref__")
+
+    def __init__(self, variable, requires_grad: bool):
+        self._variable = weakref.ref(variable)
+        self.creator_node = None
+        self.rank = 0
+        self.data = None
+        self.requires_grad = requires_grad
+        array = variable._data
+        if array is None:
+            self.shape = self.dtype = None
+        else:
+            self.shape = array.shape
+            self.dtype = array.dtype
+
+    @property
+    def creator(self):
+        """The creator as an old-style Function when it wraps one, else the FunctionNode."""
+        node = self.creator_node
+        return getattr(node, "_function", node)
+
+    @property
+    def name(self):
+        var = self._variable()
+        return None if var is None else var.name
+
+    @property
+    def label(self) -> str:
+        if self.shape == ():
+            return str(self.dtype)
+        return f"({', '.join(map(str, self.shape or ()))}), {self.dtype}"
+
+    def set_creator_node(self, creator_node) -> None:
+        self.creator_node = creator_node
+        self.rank = creator_node.rank + 1
+
+    def get_variable_or_none(self):
+        """The Variable of this node if it is still alive, else None."""
+        return self._variable()
+
+    def get_variable(self):
+        """The Variable of this node; recreated from the retained data if it has been freed."""
+        var = self._variable()
+        if var is not None:
+            return var
+        var = Variable._from_node(self.data, self)
+        return var
+
+    def retain_data(self) -> None:
+        var = self._variable()
+        if var is None:
+            raise RuntimeError("cannot retain data of a node whose variable has been freed")
+        self.data = var._data
+
+    def unchain(self) -> None:
+        self.creator_node = None
+        self.rank = 0
+
+
+class Variable:
+    """An array with a place in the define-by-run graph.
+
+    Parameters
+    ----------
+    data : numpy.ndarray or cupy.ndarray or None
+        The array (any shape).
+    name : str, optional
+    grad : array, optional
+        Initial gradient, same shape and dtype as ``data``.
+    requires_grad : bool
+        Whether backward computes a gradient for this variable.
+    """
+
+    __slots__ = ("_data", "_node", "_grad_var", "_requires_grad", "_name", "_loss_scale",
+                 "__weakref__")
+    __array_priority__ = 200
+
+    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
+        if data is not None:
+            _check_array(data, "Variable")
+        self._data = data
+        self._requires_grad = requires_grad
+        self._name = name
+        self._loss_scale = None
+        self._grad_var = None if grad is None else Variable(grad, requires_grad=False)
+        self._node = VariableNode(self, requires_grad)
+
+    @classmethod
+    def _from_node(cls, data, node):
+        """A Variable bound to an existing node whose original Variable is gone."""
+        var = cls.__new__(cls)
+        var._data = data
+        var._requires_grad = node.requires_grad
+        var._name = None
+        var._loss_scale = None
+        var._grad_var = None
+        var._node = node
+        node._variable = weakref.ref(var)
+        return var
+
+    # state, copy and pickle -------------------------------------------------
+    def __getstate__(self):
+        return {"data": self._data, "grad_var": self._grad_var,
+                "requires_grad": self._requires_grad, "name": self._name}
+
+    def __setstate__(self, state):
+        self._data = state["data"]
+        self._grad_var = state["grad_var"]
+        self._requires_grad = state["requires_grad"]
+        self._name = state["name"]
+        self._loss_scale = None
+        self._node = VariableNode(self, self._requires_grad)
+
+    # array access -----------------------------------------------------------
+    @property
+    def array(self):
+        """The underlying array."""
+        return self._data
+
+    @array.setter
+    def array(self, value):
+        if value is not None:
+            _check_array(value, "Variable.array")
+        self._data = value
+        node = self._node
+        node.shape = None if value is None else value.shape
+        node.dtype = None if value is None else value.dtype
+        if node.data is not None:
+            node.data = value
+
+    data = array
+
+    @property
+    def grad_var(self):
+        """The gradient as a Variable (None when not computed)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g):
+        if g is not None and not isinstance(g, Variable):
+            raise TypeError(f"Variable.grad_var: expected a Variable or None, got {type(g).__name__}")
+        self._grad_var = g
+
+    @property
+    def grad(self):
+        """The gradient array (None when not computed)."""
+        g = self._grad_var
+        return None if g is None else g._data
+
+    @grad.setter
+    def grad(self, g):
+        if g is None:
+            self._grad_var = None
+            return
+        _check_array(g, "Variable.grad")
+        self._grad_var = Variable(g, requires_grad=False)
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, n):
+        self._name = n
+
+    @property
+    def node(self) -> VariableNode:
+        return self._node
+
+    @property
+    def creator_node(self):
+        return self._node.creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self._node.set_creator_node(func)
+
+    @property
+    def creator(self):
+        return self._node.creator
+
+    @property
+    def rank(self) -> int:
+        return self._node.rank
+
+    def set_creator_node(self, func) -> None:
+        self._node.set_creator_node(func)
+
+    def set_creator(self, func) -> None:
+        self._node.set_creator_node(getattr(func, "node", func))
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def size(self):
+        return self._data.size
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def xp(self):
+        return backend.get_array_module(self._data)
+
+    @property
+    def device(self):
+        return backend.get_device_from_array(self._data)
+
+    @property
+    def label(self) -> str:
+        return self._node.label
+
+    @property
+    def T(self):
+        from kusari.functions.array.transpose import transpose
+        return transpose(self)
+
+    def __len__(self):
+        shape = self._data.shape
+        if not shape:
+            raise TypeError("len() of a 0-dimensional Variable")
+        return shape[0]
+
+    def __bool__(self):
+        return bool(self._data)
+
+    __hash__ = object.__hash__
+
+    def item(self):
+        """The single element as a Python scalar."""
+        return self._data.item()
+
+    def retain_data(self) -> None:
+        self._node.data = self._data
+
+    # gradients ----------------------------------------------------------------
+    def cleargrad(self) -> None:
+        """Set the gradient to None."""
+        self._grad_var = None
+
+    def zerograd(self) -> None:
+        """Set the gradient to zeros (allocating if needed)."""
+        if self._data is None:
+            return
+        if self._grad_var is None:
+            xp = backend.get_array_module(self._data)
+            self._grad_var = Variable(xp.zeros_like(self._data), requires_grad=False)
+        else:
+            self._grad_var._data.fill(0)
+
+    def addgrad(self, var) -> None:
+        """Add ``var``'s gradient into this variable's gradient (across devices)."""
+        src = var._grad_var
+        if src is None:
+            return
+        if self._data is None and var._data is not None:
+            raise RuntimeError("Variable.addgrad: the destination is not initialized")
+        dst_device = backend.get_device_from_array(self._data)
+        g = dst_device.send(src._data)
+        if self._grad_var is None:
+            self._grad_var = Variable(g.copy(), requires_grad=False)
+        else:
+            self._grad_var._data += g
+
+    def copydata(self, var) -> None:
+        """Copy ``var``'s array into this variable's array (across devices)."""
+        backend.copyto(self._data, var._data)
+
+    def backward(self, retain_grad: bool = False, enable_double_backprop: bool = False,
+                 loss_scale=None) -> None:
+        """Backpropagate from this variable through the graph that created it.
+
+        If this variable has no gradient yet and holds one element, the seed gradient is 1.
+        ``loss_scale`` multiplies the seed; optimizers divide the parameter gradients back.
+        """
+        from kusari._backprop import backward_from
+        backward_from([self], [self._grad_var], retain_grad, enable_double_backprop, loss_scale)
+
+    def unchain(self) -> None:
+        """Cut the link to the creator, making this variable a root of its own graph."""
+        self._node.unchain()
+
+    def unchain_backward(self) -> None:
+        """Cut every link in the graph behind this variable."""
+        stack = [self._node]
+        seen = set()
+        while stack:
+            node = stack.pop()
+            func = node.creator_node
+            node.unchain()
+            if func is not None and id(func) not in seen:
+                seen.add(id(func))
+                if func.inputs:
+                    stack.extend(func.inputs)
+                func.unchain()
+
+    # devices --------------------------------------------------------------------
+    def to_device(self, device):
+        """Move the array and the gradient to ``device`` in place; returns self."""
+        device = backend.get_device(device)
+        if self._data is not None:
+            self.array = device.send(self._data)
+        if self._grad_var is not None:
+            self._grad_var._data = device.send(self._grad_var._data)
+        return self
+
+    def to_cpu(self):
+        return self.to_device(backend.CpuDevice())
+
+    def to_gpu(self, device=None):
+        return self.to_device(backend.GpuDevice(0 if device is None else int(device)))
+
+    # array methods --------------------------------------------------------------
+    def reshape(self, *shape):
+        from kusari.functions.array.reshape import reshape
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return reshape(self, shape)
+
+    def transpose(self, *axes):
+        from kusari.functions.array.transpose import transpose
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)) or axes == (None,):
+            axes = axes[0]
+        return transpose(self, axes or None)
+
+    def sum(self, axis=None, keepdims=False):
+        from kusari.functions.math.sum import sum as _sum
+        return _sum(self, axis=axis, keepdims=keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        from kusari.functions.math.sum import mean
+        return mean(self, axis=axis, keepdims=keepdims)
+
+    def __repr__(self):
+        if self._data is None:
+            return f"variable({self._name or ''} uninitialized)"
+        xp = backend.get_array_module(self._data)
+        body = numpy.array2string(backend.CpuDevice().send(self._data), prefix="variable(",
+                                  separator=" ")
+        extra = "" if self._data.dtype == numpy.float32 else f", dtype={self._data.dtype}"
+        where = "" if xp is numpy else f", device={self.device}"
+        name = "" if self._name is None else f", name={self._name!r}"
+        return f"variable({body}{extra}{where}{name})"
+
+    def __str__(self):
+        return "None" if self._data is None else str(self._data)
+
+    def summary(self) -> str:
+        """Shape, dtype, device, and whether a gradient is held."""
+        return (f"name={self._name} shape={self.shape} dtype={self.dtype} device={self.device} "
+                f"requires_grad={self._requires_grad} grad={'set' if self._grad_var is not None else None}")
+
+
+class Parameter(Variable):
+    """A Variable owned by a Link and updated by an optimizer.
+
+    Parameters
+    ----------
+    initializer : Initializer, array, scalar or None
+        How to fill the array; ``None`` fills with NaN so a missed initialization is visible.
+    shape : int or tuple, optional
+        Initialize now with this shape; otherwise on the first ``initialize(shape)`` call.
+    """
+
+    __slots__ = ("initializer", "update_rule", "_initial_device", "__dict__")
+
+    def __init__(self, initializer=None, shape=None, name=None):
+        from kusari import initializers
+        if initializer is not None and (isinstance(initializer, numpy.ndarray)
+                                        or backend.is_gpu_array(initializer)):
+            super().__init__(initializer, name=name)
+            self.initializer = initializers.Constant(initializer)
+        else:
+            super().__init__(None, name=name)
+            if initializer is None:
+                initializer = initializers.NaN()
+            elif numpy.isscalar(initializer):
+                initializer = initializers.Constant(initializer)
+            self.initializer = initializer
+        self.update_rule = None
+        self._initial_device = backend.CpuDevice()
+        if shape is not None and self._data is None:
+            self.initialize(shape)
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.update(initializer=self.initializer, update_rule=self.update_rule,
+                     initial_device=self._initial_device, extra=self.__dict__)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        self.initializer = state["initializer"]
+        self.update_rule = state["update_rule"]
+        self._initial_device = state["initial_device"]
+        self.__dict__.update(state["extra"])
+
+    @property
+    def is_initialized(self) -> bool:
+        return self._data is not None
+
+    def initialize(self, shape) -> None:
+        """Allocate and fill the array with ``shape`` using the initializer."""
+        from kusari import initializers
+        if isinstance(shape, (int, numpy.integer)):
+            shape = (int(shape),)
+        dtype = getattr(self.initializer, "dtype", None)
+        xp = self._initial_device.xp
+        with backend.using_device(self._initial_device):
+            data = initializers.generate_array(self.initializer, tuple(shape), xp,
+                                               dtype=get_dtype(dtype))
+        self.array = data
+        self._grad_var = None
+
+    def to_device(self, device):
+        device = backend.get_device(device)
+        self._initial_device = device
+        if self.update_rule is not None:
+            self.update_rule._to_device(device)
+        return super().to_device(device)
+
+    def update(self) -> None:
+        """Update the array with its update rule (set by an optimizer)."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)
+
+    def __repr__(self):
+        return "parameter" + super().__repr__()[len("variable"):]
+
+
+def as_variable(obj, requires_grad: bool = False) -> Variable:
+    """``obj`` itself if it is a Variable, else a Variable wrapping the array."""
+    if isinstance(obj, Variable):
+        return obj
+    return Variable(obj, requires_grad=requires_grad)
+
+
+def as_array(obj):
+    """The array of a Variable, or ``obj`` itself."""
+    return obj._data if isinstance(obj, Variable) else obj

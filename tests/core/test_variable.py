@@ -1,0 +1,100 @@
+import gc
+import weakref
+
+import numpy
+import pytest
+
+import kusari
+import kusari.functions as F
+
+
+def test_backward_accumulates_into_leaves():
+    x = kusari.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    F.sum(x * x).backward()
+    F.sum(x * x).backward()
+    numpy.testing.assert_allclose(x.grad, [4.0, 8.0])
+    x.cleargrad()
+    assert x.grad is None
+
+
+def test_retain_grad_keeps_intermediate_gradients():
+    x = kusari.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    h = x * 3
+    y = F.sum(h * h)
+    y.backward()
+    assert h.grad is None
+    y.backward(retain_grad=True)
+    numpy.testing.assert_allclose(h.grad, 2 * h.array)
+
+
+def test_nonscalar_backward_requires_grad():
+    x = kusari.Variable(numpy.ones(3, numpy.float32))
+    with pytest.raises(ValueError, match="has no gradient"):
+        (x * 2).backward()
+
+
+def test_loss_scale_multiplies_seed():
+    x = kusari.Variable(numpy.ones(2, numpy.float32))
+    F.sum(x * 2).backward(loss_scale=8)
+    numpy.testing.assert_allclose(x.grad, [16.0, 16.0])
+
+
+def test_double_backprop_gradient_penalty():
+    x = kusari.Variable(numpy.array([0.5, -1.0], numpy.float64))
+    y = F.sum(x ** 3)
+    gx, = kusari.grad([y], [x], enable_double_backprop=True)
+    penalty = F.sum(gx * gx)
+    penalty.backward()
+    # d/dx sum((3x^2)^2) = 36 x^3
+    numpy.testing.assert_allclose(x.grad, 36 * x.array ** 3)
+
+
+def test_backward_multiple_outputs():
+    x = kusari.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    a = F.sum(x * 2)
+    b = F.sum(x * x)
+    kusari.backward([a, b])
+    numpy.testing.assert_allclose(x.grad, 2 + 2 * x.array)
+
+
+def test_no_backprop_mode_records_nothing():
+    x = kusari.Variable(numpy.ones(2, numpy.float32))
+    with kusari.no_backprop_mode():
+        y = x * 2
+        with kusari.force_backprop_mode():
+            z = x * 2
+    assert y.creator is None
+    assert z.creator is not None
+
+
+def test_graph_does_not_keep_unneeded_activations():
+    x = kusari.Variable(numpy.ones(1000, numpy.float32))
+    h = x + 1          # AddConstant retains nothing
+    ref = weakref.ref(h)
+    y = F.sum(h)
+    del h
+    gc.collect()
+    assert ref() is None
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, numpy.ones(1000))
+
+
+def test_unchain_backward_cuts_graph():
+    x = kusari.Variable(numpy.ones(2, numpy.float32))
+    y = F.sum(x * 2)
+    y.unchain_backward()
+    assert y.creator is None
+    y.backward()
+    assert x.grad is None
+
+
+def test_variable_rejects_python_scalars():
+    with pytest.raises(TypeError, match="numpy.asarray"):
+        kusari.Variable(1.0)
+
+
+def test_repr_and_item():
+    x = kusari.Variable(numpy.array([1.5], numpy.float32), name="w")
+    assert "variable([1.5]" in repr(x) and "name='w'" in repr(x)
+    assert x.item() == 1.5
+    assert len(x) == 1
