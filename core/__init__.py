@@ -25,3 +25,11 @@ def get_dtype(dtype=None):
     """The float dtype to create arrays with (``config.dtype`` unless given)."""
     from kusari.configuration import get_dtype as _get
     return _get(dtype)
+
+from kusari.link import Chain, ChainList, Link  # NOQA
+from kusari.sequential import Sequential  # NOQA
+from kusari.link_hook import LinkHook  # NOQA
+from kusari import optimizer  # NOQA
+from kusari.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
+from kusari import serializer  # NOQA
+from kusari import computational_graph  # NOQA

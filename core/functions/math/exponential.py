@@ -1,8 +1,9 @@
-"""exp, log, log2, log10: exponentials and logarithms."""
+"""exp, expm1, log, log1p, log2, log10: exponentials and logarithms."""
 import math
 
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
+from kusari.functions.math._elementwise import UnaryOp
 
 
 class Exp(FunctionNode):
@@ -15,6 +16,28 @@ class Exp(FunctionNode):
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         return y * grad_outputs[0],
+
+
+class Expm1(UnaryOp):
+    fname = "expm1"
+    retain = ("y",)
+
+    def compute(self, xp, x):
+        return xp.expm1(x)
+
+    def grad(self, x, y, gy):
+        return gy * (y + 1.0)
+
+
+class Log1p(UnaryOp):
+    fname = "log1p"
+    retain = ("x",)
+
+    def compute(self, xp, x):
+        return xp.log1p(x)
+
+    def grad(self, x, y, gy):
+        return gy / (x + 1.0)
 
 
 class Log(FunctionNode):
@@ -47,6 +70,16 @@ class Log10(Log):
 def exp(x):
     """Elementwise e**x."""
     return Exp().apply((x,))[0]
+
+
+def expm1(x):
+    """Elementwise ``exp(x) - 1``, accurate for small ``x``; returns the shape of ``x``."""
+    return Expm1().apply((x,))[0]
+
+
+def log1p(x):
+    """Elementwise ``log(1 + x)``, accurate for small ``x``; ``x`` > -1, returns the shape of ``x``."""
+    return Log1p().apply((x,))[0]
 
 
 def log(x):

@@ -1,0 +1,349 @@
+"""Optimizer machinery: Hyperparameter, per-parameter UpdateRule, Optimizer and GradientMethod.
+
+Each Parameter gets its own UpdateRule (so hyperparameters can differ per parameter, and state such
+as Adam's moments lives with the parameter). Hooks (``kusari.optimizer_hooks``) run before or
+after the update. Dynamic loss scaling skips steps whose gradients overflow.
+"""
+import copy
+
+import numpy
+
+from kusari import backend
+
+
+class Hyperparameter:
+    """A namespace of hyperparameters that falls back to a parent for unset names."""
+
+    def __init__(self, parent=None):
+        object.__setattr__(self, "_parent", parent)
+
+    def __getattr__(self, name):
+        parent = object.__getattribute__(self, "_parent")
+        if parent is None:
+            raise AttributeError(f"hyperparameter {name!r} is not defined")
+        return getattr(parent, name)
+
+    @property
+    def parent(self):
+        return self._parent
+
+    def get_dict(self) -> dict:
+        """All hyperparameters, the parent's overridden by this one's."""
+        d = {} if self._parent is None else self._parent.get_dict()
+        d.update({k: v for k, v in self.__dict__.items() if k != "_parent"})
+        return d
+
+    def __repr__(self):
+        return f"Hyperparameter({self.get_dict()})"
+
+
+class UpdateRule:
+    """Updates one Parameter from its gradient; subclasses implement ``update_core_cpu/gpu`` or ``update_core``.
+
+    ``state`` holds per-parameter arrays created by ``init_state``; ``hooks`` run before the core.
+    """
+
+    is_elementwise = False
+
+    def __init__(self, parent_hyperparam=None):
+        self.hyperparam = Hyperparameter(parent_hyperparam)
+        self.enabled = True
+        self.t = 0
+        self._state = None
+        self._hooks = {}
+        self._use_fp32_update = False
+        self._fp32_param = None
+
+    @property
+    def state(self):
+        return self._state
+
+    def add_hook(self, hook, name=None, timing="pre"):
+        """Run ``hook(rule, param)`` before (``pre``) or after (``post``) this rule's updates."""
+        if timing not in ("pre", "post"):
+            raise ValueError(f"UpdateRule.add_hook: timing must be 'pre' or 'post', got {timing!r}")
+        name = name or getattr(hook, "name", getattr(hook, "__name__", None))
+        if name in self._hooks:
+            raise KeyError(f"UpdateRule.add_hook: hook {name!r} already exists")
+        self._hooks[name] = (hook, timing)
+
+    def remove_hook(self, name):
+        del self._hooks[name]
+
+    def use_fp32_update(self, flag=True):
+        """Keep a float32 master copy of a float16 parameter and update that."""
+        self._use_fp32_update = flag
+
+    def init_state(self, param):
+        """Create the state arrays for ``param`` (override)."""
+
+    def update(self, param):
+        """Apply one update to ``param`` (no-op when disabled or when it has no gradient)."""
+        if not self.enabled:
+            return
+        self.t += 1
+        if param._loss_scale is not None:
+            if param.grad is not None:
+                param.grad = param.grad / param._loss_scale
+            param._loss_scale = None
+        if self._use_fp32_update and param.dtype == numpy.float16:
+            self._update_fp32(param)
+            return
+        if self._state is None:
+            self._state = {}
+            self.init_state(param)
+        for hook, timing in self._hooks.values():
+            if timing == "pre":
+                hook(self, param)
+        if param.grad is not None:
+            self.update_core(param)
+        for hook, timing in self._hooks.values():
+            if timing == "post":
+                hook(self, param)
+
+    def _update_fp32(self, param):
+        from kusari.variable import Variable
+        if self._fp32_param is None:
+            self._fp32_param = Variable(param.array.astype(numpy.float32), name=param.name)
+        master = self._fp32_param
+        master.grad = None if param.grad is None else param.grad.astype(numpy.float32)
+        if self._state is None:
+            self._state = {}
+            self.init_state(master)
+        for hook, timing in self._hooks.values():
+            if timing == "pre":
+                hook(self, master)
+        if master.grad is not None:
+            self.update_core(master)
+        for hook, timing in self._hooks.values():
+            if timing == "post":
+                hook(self, master)
+        param.array[...] = master.array.astype(param.dtype)
+
+    def update_core(self, param):
+        if backend.is_gpu_array(param.array):
+            self.update_core_gpu(param)
+        else:
+            self.update_core_cpu(param)
+
+    def update_core_cpu(self, param):
+        raise NotImplementedError(f"{type(self).__name__} implements neither update_core nor update_core_cpu")
+
+    def update_core_gpu(self, param):
+        raise NotImplementedError(f"{type(self).__name__} implements neither update_core nor update_core_gpu")
+
+    def serialize(self, serializer):
+        """Save or load ``t`` and the state arrays."""
+        self.t = serializer("t", self.t)
+        from kusari.serializer import Deserializer
+        if self._state is None:
+            if not isinstance(serializer, Deserializer):
+                return
+            # discover the state's keys by initializing a copy on a dummy parameter
+            from kusari.variable import Variable
+            probe = copy.copy(self)
+            probe._state = {}
+            dummy = numpy.zeros(1, numpy.float32)
+            probe.init_state(Variable(dummy, grad=dummy))
+            self._state = {key: serializer(key, None) for key in probe._state}
+            return
+        for key in sorted(self._state):
+            value = self._state[key]
+            loaded = serializer(key, value)
+            if not (isinstance(value, numpy.ndarray) or backend.is_gpu_array(value)):
+                self._state[key] = loaded
+
+    def _to_device(self, device):
+        if self._state:
+            for key, value in self._state.items():
+                if isinstance(value, numpy.ndarray) or backend.is_gpu_array(value):
+                    self._state[key] = device.send(value)
+        if self._fp32_param is not None:
+            self._fp32_param.to_device(device)
+
+
+class Optimizer:
+    """Base optimizer: owns the target link, the step counter ``t``, the epoch, hooks and loss scaling."""
+
+    target = None
+    t = 0
+    epoch = 0
+    _loss_scale = None
+    _loss_scaling_interval = None
+
+    def setup(self, link):
+        """Attach this optimizer to ``link``; returns self."""
+        from kusari.link import Link
+        if not isinstance(link, Link):
+            raise TypeError(f"{type(self).__name__}.setup: expected a Link, got {type(link).__name__}")
+        self.target = link
+        self.t = 0
+        self.epoch = 0
+        self._pre_update_hooks = {}
+        self._post_update_hooks = {}
+        self._loss_scale_good_steps = 0
+        return self
+
+    def _check_setup(self):
+        if self.target is None:
+            raise RuntimeError(f"{type(self).__name__}: call setup(link) before update")
+
+    def update(self, lossfun=None, *args, **kwds):
+        raise NotImplementedError
+
+    def new_epoch(self, auto=False):
+        """Advance the epoch counter (the updater calls this when ``auto``)."""
+        self.epoch += 1
+
+    # hooks ----------------------------------------------------------------------------
+    def add_hook(self, hook, name=None, timing="auto"):
+        """Register ``hook(optimizer)``; ``timing`` 'pre' (before updates), 'post', or the hook's own."""
+        self._check_setup()
+        if not callable(hook):
+            raise TypeError(f"{type(self).__name__}.add_hook: hook must be callable")
+        name = name or getattr(hook, "name", None) or type(hook).__name__
+        if timing == "auto":
+            timing = getattr(hook, "timing", "pre")
+        if timing not in ("pre", "post"):
+            raise ValueError(f"{type(self).__name__}.add_hook: timing must be 'pre', 'post' or 'auto'")
+        if name in self._pre_update_hooks or name in self._post_update_hooks:
+            raise KeyError(f"{type(self).__name__}.add_hook: hook {name!r} already exists")
+        hooks = self._pre_update_hooks if timing == "pre" else self._post_update_hooks
+        hooks[name] = hook
+        if hasattr(hook, "added"):
+            hook.added(self)
+        return self
+
+    def remove_hook(self, name):
+        hook = self._pre_update_hooks.pop(name, None) or self._post_update_hooks.pop(name)
+        if hasattr(hook, "deleted"):
+            hook.deleted(self)
+
+    def call_hooks(self, timing="pre"):
+        hooks = self._pre_update_hooks if timing == "pre" else self._post_update_hooks
+        for hook in list(hooks.values()):
+            hook(self)
+
+    # loss scaling -----------------------------------------------------------------------
+    def loss_scaling(self, interval=1000, scale=None):
+        """Use dynamic loss scaling (``scale`` None) or a fixed ``scale``.
+
+        Dynamic: start at 2**16; halve and skip the step when a gradient is not finite; double
+        after ``interval`` finite steps.
+        """
+        self._loss_scaling_interval = None if scale is not None else interval
+        self._loss_scale = float(scale) if scale is not None else 2.0 ** 16
+        self._loss_scale_good_steps = 0
+
+    def set_loss_scale(self, loss_scale):
+        self._loss_scaling_interval = None
+        self._loss_scale = loss_scale
+
+    @property
+    def loss_scale(self):
+        return self._loss_scale
+
+    def check_nan_in_grads(self) -> bool:
+        """Whether any gradient of the target has a NaN or Inf."""
+        for param in self.target.params():
+            g = param.grad
+            if g is not None and not bool(backend.get_array_module(g).isfinite(g).all()):
+                return True
+        return False
+
+    def is_safe_to_update(self) -> bool:
+        return not self.check_nan_in_grads()
+
+    def update_loss_scale(self) -> bool:
+        """Adapt the dynamic loss scale; returns whether the step is safe to apply."""
+        if self._loss_scaling_interval is None:
+            return True
+        if self.is_safe_to_update():
+            self._loss_scale_good_steps += 1
+            if self._loss_scale_good_steps >= self._loss_scaling_interval:
+                self._loss_scale *= 2.0
+                self._loss_scale_good_steps = 0
+            return True
+        self._loss_scale = max(self._loss_scale / 2.0, 1.0)
+        self._loss_scale_good_steps = 0
+        return False
+
+    def serialize(self, serializer):
+        self.t = serializer("t", self.t)
+        self.epoch = serializer("epoch", self.epoch)
+        for name, param in self.target.namedparams():
+            rule = getattr(param, "update_rule", None)
+            if rule is not None:
+                rule.serialize(serializer[name])
+        if self._loss_scale is not None:
+            self._loss_scale = serializer("loss_scale", self._loss_scale)
+
+
+class GradientMethod(Optimizer):
+    """An optimizer whose update is a per-parameter UpdateRule made by ``create_update_rule``."""
+
+    def __init__(self):
+        super().__init__()
+        self.hyperparam = Hyperparameter()
+        self._use_fp32_update = False
+
+    def __getattr__(self, name):
+        if name in ("hyperparam", "__setstate__", "__getstate__") or name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(self.__dict__["hyperparam"], name)
+        except (KeyError, AttributeError):
+            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}") from None
+
+    def __setattr__(self, name, value):
+        hp = self.__dict__.get("hyperparam")
+        if hp is not None and name in hp.__dict__:
+            setattr(hp, name, value)
+        else:
+            super().__setattr__(name, value)
+
+    def setup(self, link):
+        super().setup(link)
+        for param in link.params():
+            param.update_rule = self.create_update_rule()
+            if self._use_fp32_update:
+                param.update_rule.use_fp32_update()
+        return self
+
+    def create_update_rule(self):
+        raise NotImplementedError
+
+    def use_fp32_update(self, flag=True):
+        """Update float16 parameters through float32 master copies."""
+        self._use_fp32_update = flag
+        if self.target is not None:
+            for param in self.target.params():
+                if param.update_rule is not None:
+                    param.update_rule.use_fp32_update(flag)
+
+    def reallocate_cleared_grads(self):
+        """Give parameters that took part in no backward a zero gradient (so rules with state still step)."""
+        for param in self.target.params():
+            if param.grad is None and param.array is not None:
+                param.zerograd()
+
+    def update(self, lossfun=None, *args, **kwds):
+        """One step: if ``lossfun`` is given, compute the loss, clear grads and backprop first."""
+        self._check_setup()
+        if lossfun is not None:
+            loss = lossfun(*args, **kwds)
+            self.target.cleargrads()
+            loss.backward(loss_scale=self._loss_scale)
+            del loss
+        if not self.update_loss_scale():
+            for param in self.target.params():
+                param._loss_scale = None
+            return
+        self.call_hooks("pre")
+        self.t += 1
+        for param in self.target.params():
+            if param.update_rule is None:
+                param.update_rule = self.create_update_rule()
+            param.update()
+        self.call_hooks("post")
+
