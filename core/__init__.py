@@ -33,3 +33,5 @@ from kusari import optimizer  # NOQA
 from kusari.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
 from kusari import serializer  # NOQA
 from kusari import computational_graph  # NOQA
+from kusari import reporter  # NOQA
+from kusari.reporter import Reporter, Summary, DictSummary, get_current_reporter, report, report_scope  # NOQA

@@ -24,8 +24,30 @@ def _seed_grad(y, gy, loss_scale):
     return gy
 
 
+def _functions_leading_to(outputs, targets):
+    """The function nodes behind ``outputs`` from which some node in ``targets`` can be reached."""
+    funcs, seen = [], set()
+    stack = [y._node.creator_node for y in outputs]
+    while stack:
+        f = stack.pop()
+        if f is None or f in seen:
+            continue
+        seen.add(f)
+        funcs.append(f)
+        stack.extend(x.creator_node for x in f.inputs)
+    relevant = set()
+    for f in sorted(funcs, key=lambda f: f.rank):
+        if any(x in targets or x.creator_node in relevant for x in f.inputs):
+            relevant.add(f)
+    return relevant
+
+
 def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
-    """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``."""
+    """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``.
+
+    With ``targets``, only functions on a path to a target are run.
+    """
+    relevant = None if targets is None else _functions_leading_to(outputs, targets)
     grads = {}
     heap = []
     pushed = set()
@@ -42,7 +64,7 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
         func = node.creator_node
         if func is None:
             leaves[node] = None
-        elif func not in pushed:
+        elif func not in pushed and (relevant is None or func in relevant):
             pushed.add(func)
             counter += 1
             heapq.heappush(heap, (-func.rank, counter, func))
@@ -91,10 +113,10 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                         f"{gx.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
                 accumulate(x, gx)
                 schedule(x)
-    for node in leaves:
-        g = grads.get(node)
-        if g is not None and targets is not None and node in targets:
-            found[node] = g
+    if targets is not None:
+        for node in targets:
+            if node in grads:
+                found[node] = grads[node]
     return {node: grads[node] for node in leaves if node in grads}, found
 
 

@@ -4,6 +4,11 @@ import numpy
 from kusari import backend
 from kusari.initializer import Initializer
 from kusari.initializers.constant import Constant, NaN, One, Zero  # NOQA
+from kusari.initializers.identity import Identity  # NOQA
+from kusari.initializers.normal import GlorotNormal, HeNormal, LeCunNormal, Normal  # NOQA
+from kusari.initializers.orthogonal import Orthogonal  # NOQA
+from kusari.initializers.sampling import DownsamplingConvFilter, UpsamplingDeconvFilter  # NOQA
+from kusari.initializers.uniform import GlorotUniform, HeUniform, LeCunUniform, Uniform  # NOQA
 
 
 def _get_initializer(initializer):

@@ -1,4 +1,13 @@
-"""Output-size arithmetic shared by convolution, deconvolution and pooling."""
+"""Convolution arithmetic and array kernels: output sizes, N-d im2col/col2im, the GEMMs of (de)convolution.
+
+Everything here works on plain arrays (NumPy or CuPy, chosen from the input) and is shared by the
+differentiable ops in ``kusari.functions.connection`` and ``kusari.functions.pooling``.
+Layouts are channels-first: images ``(N, C, d_1, ..., d_n)``, convolution filters
+``(C_out, C_in / groups, k_1, ..., k_n)``, patch arrays ``(N, C, k_1, ..., k_n, o_1, ..., o_n)``.
+"""
+import itertools
+
+from kusari import backend
 
 
 def get_conv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False, d: int = 1) -> int:
@@ -24,3 +33,165 @@ def as_tuple(value, n: int, fname: str = "", argname: str = "") -> tuple:
             raise ValueError(f"{fname}: {argname} must have {n} entries, got {tuple(value)}")
         return tuple(int(v) for v in value)
     return (int(value),) * n
+
+
+def as_flags(value, n: int) -> tuple:
+    """``value`` (a bool or a sequence of ``n`` bools) as an ``n``-tuple of bools (per-axis ``cover_all``)."""
+    if isinstance(value, (tuple, list)):
+        return tuple(bool(v) for v in value)
+    return (bool(value),) * n
+
+
+def _prod(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
+    """Sliding windows of ``img`` as a strided view (no copy unless padding is needed).
+
+    Parameters
+    ----------
+    img : array of shape (N, C, d_1, ..., d_n)
+    ksize, stride, pad, dilate : int or n-tuple of ints
+        Window size, step, zero padding on both sides, and spacing between window taps.
+    pval : scalar
+        Value of the padding (e.g. ``-inf`` for max pooling).
+    cover_all : bool or n-tuple of bools
+        Add windows (and padding) so that every input element is covered.
+
+    Returns
+    -------
+    array of shape (N, C, k_1, ..., k_n, o_1, ..., o_n)
+        ``col[..., j_1..j_n, i_1..i_n] = padded[..., i*stride + j*dilate]``; a read-only view:
+        write to a copy.
+    """
+    xp = backend.get_array_module(img)
+    nd = img.ndim - 2
+    ksize, stride, pad, dilate = (as_tuple(v, nd) for v in (ksize, stride, pad, dilate))
+    cover_all = as_flags(cover_all, nd)
+    outs = tuple(get_conv_outsize(img.shape[2 + i], ksize[i], stride[i], pad[i], cover_all[i],
+                                  dilate[i]) for i in range(nd))
+    if min(outs, default=1) <= 0:
+        raise ValueError(f"im2col: windows of size {ksize} (dilate={dilate}) do not fit the input of "
+                         f"spatial shape {img.shape[2:]} padded by {pad}; the output would be {outs}")
+    widths = [(0, 0), (0, 0)]
+    for i in range(nd):
+        reach = (outs[i] - 1) * stride[i] + (ksize[i] - 1) * dilate[i] + 1
+        widths.append((pad[i], max(reach - img.shape[2 + i] - pad[i], 0)))
+    if any(w != (0, 0) for w in widths):
+        img = xp.pad(img, widths, mode="constant", constant_values=pval)
+    st = img.strides
+    shape = img.shape[:2] + ksize + outs
+    strides = (st[:2] + tuple(st[2 + i] * dilate[i] for i in range(nd))
+               + tuple(st[2 + i] * stride[i] for i in range(nd)))
+    return xp.lib.stride_tricks.as_strided(img, shape, strides)
+
+
+def col2im(col, stride, pad, outsize, dilate=1):
+    """Adjoint of :func:`im2col` (``pval=0``): add every window back into an image.
+
+    Parameters
+    ----------
+    col : array of shape (N, C, k_1, ..., k_n, o_1, ..., o_n)
+    stride, pad, dilate : int or n-tuple of ints
+    outsize : n-tuple of ints
+        Spatial shape ``(d_1, ..., d_n)`` of the unpadded image.
+
+    Returns
+    -------
+    array of shape (N, C, d_1, ..., d_n), contiguous.
+    """
+    xp = backend.get_array_module(col)
+    nd = (col.ndim - 2) // 2
+    stride, pad, dilate = (as_tuple(v, nd) for v in (stride, pad, dilate))
+    ksize = col.shape[2:2 + nd]
+    outs = col.shape[2 + nd:]
+    padded = tuple(max(outsize[i] + 2 * pad[i], (outs[i] - 1) * stride[i] + (ksize[i] - 1) * dilate[i] + 1)
+                   for i in range(nd))
+    img = xp.zeros(col.shape[:2] + padded, dtype=col.dtype)
+    lead = (slice(None), slice(None))
+    # One strided add per kernel tap: windows of one tap never overlap each other.
+    for taps in itertools.product(*(range(k) for k in ksize)):
+        window = tuple(slice(t * d, t * d + (o - 1) * s + 1, s)
+                       for t, d, o, s in zip(taps, dilate, outs, stride))
+        img[lead + window] += col[lead + taps]
+    crop = tuple(slice(p, p + size) for p, size in zip(pad, outsize))
+    return xp.ascontiguousarray(img[lead + crop])
+
+
+def _patch_matrix(x, ksize, stride, pad, cover_all, dilate, groups):
+    """Patches of ``x`` as a (groups, C/groups * prod(ksize), N * prod(out)) matrix, and ``out``."""
+    xp = backend.get_array_module(x)
+    nd = x.ndim - 2
+    n, c = x.shape[:2]
+    col = im2col(x, ksize, stride, pad, 0, cover_all, dilate)
+    outs = col.shape[2 + nd:]
+    col = col.reshape((n, groups, c // groups) + col.shape[2:])
+    # (N, G, Cg, k..., o...) -> (G, Cg, k..., N, o...)
+    order = (1, 2) + tuple(range(3, 3 + nd)) + (0,) + tuple(range(3 + nd, 3 + 2 * nd))
+    mat = xp.ascontiguousarray(col.transpose(order))
+    return mat.reshape(groups, (c // groups) * _prod(ksize), n * _prod(outs)), outs
+
+
+def _channels_matrix(y, groups):
+    """(N, C, s...) -> (G, C/G, N * prod(s)), a copy in GEMM-friendly order."""
+    n, c = y.shape[:2]
+    size = _prod(y.shape[2:])
+    y = y.reshape(n, groups, c // groups, size).transpose(1, 2, 0, 3)
+    return y.reshape(groups, c // groups, n * size)
+
+
+def _from_channels_matrix(mat, n, spatial):
+    """(G, C/G, N * prod(s)) -> contiguous (N, C, s...); inverse of :func:`_channels_matrix`."""
+    xp = backend.get_array_module(mat)
+    g, cg = mat.shape[:2]
+    y = mat.reshape(g, cg, n, -1).transpose(2, 0, 1, 3)
+    return xp.ascontiguousarray(y).reshape((n, g * cg) + tuple(spatial))
+
+
+def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1):
+    """Grouped N-d convolution (cross-correlation) as one batched GEMM, without bias.
+
+    ``x``: (N, C, d...), ``W``: (C_out, C / groups, k...); ``cover_all`` a bool or one per axis.
+    Returns (N, C_out, o...).
+    """
+    xp = backend.get_array_module(x)
+    ksize = W.shape[2:]
+    mat, outs = _patch_matrix(x, ksize, stride, pad, cover_all, dilate, groups)
+    w = W.reshape(groups, W.shape[0] // groups, -1)
+    return _from_channels_matrix(xp.matmul(w, mat), x.shape[0], outs)
+
+
+def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, groups: int = 1):
+    """Gradient of :func:`conv_forward` with respect to ``W``: a GEMM of ``gy`` with the patches of ``x``.
+
+    ``x``: (N, C, d...), ``gy``: (N, C_out, o...). Returns (C_out, C / groups, *ksize).
+    """
+    xp = backend.get_array_module(x)
+    mat, _ = _patch_matrix(x, ksize, stride, pad, cover_all, dilate, groups)
+    g = _channels_matrix(gy, groups)
+    gw = xp.matmul(g, mat.transpose(0, 2, 1))
+    return gw.reshape((gy.shape[1], x.shape[1] // groups) + tuple(ksize))
+
+
+def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
+    """Grouped N-d transposed convolution (the adjoint of :func:`conv_forward` in ``x``), without bias.
+
+    ``x``: (N, C_in, d...), ``W``: (C_in, C_out / groups, k...), ``outsize``: the output's spatial
+    shape. Returns (N, C_out, *outsize).
+    """
+    xp = backend.get_array_module(x)
+    nd = x.ndim - 2
+    n = x.shape[0]
+    ksize = W.shape[2:]
+    cin_g, cout_g = W.shape[0] // groups, W.shape[1]
+    w = W.reshape(groups, cin_g, cout_g * _prod(ksize)).transpose(0, 2, 1)
+    mat = xp.matmul(w, _channels_matrix(x, groups))  # (G, Cout_g * K, N * P)
+    col = mat.reshape((groups, cout_g) + tuple(ksize) + (n,) + x.shape[2:])
+    # (G, Cout_g, k..., N, d...) -> (N, G * Cout_g, k..., d...) without copying
+    order = (2 + nd, 0, 1) + tuple(range(2, 2 + nd)) + tuple(range(3 + nd, 3 + 2 * nd))
+    col = col.transpose(order).reshape((n, groups * cout_g) + tuple(ksize) + x.shape[2:])
+    return col2im(col, stride, pad, tuple(outsize), dilate)

@@ -98,3 +98,32 @@ def test_repr_and_item():
     assert "variable([1.5]" in repr(x) and "name='w'" in repr(x)
     assert x.item() == 1.5
     assert len(x) == 1
+
+
+def test_grad_does_not_run_functions_upstream_of_the_inputs():
+    calls = []
+
+    class Spy(kusari.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            calls.append(1)
+            return grad_outputs[0] * 2,
+
+    x = kusari.Variable(numpy.ones(2, numpy.float32))
+    y = Spy().apply((x,))[0]
+    z = F.sum(y * y)
+    gy, = kusari.grad([z], [y])
+    numpy.testing.assert_allclose(gy.array, 2 * y.array)
+    assert calls == []
+    assert x.grad is None
+
+
+def test_grad_through_one_target_to_another():
+    x = kusari.Variable(numpy.array([2.0], numpy.float32))
+    y = x * 3
+    z = F.sum(y * y)
+    gx, gy = kusari.grad([z], [x, y])
+    numpy.testing.assert_allclose(gy.array, [12.0])
+    numpy.testing.assert_allclose(gx.array, [36.0])

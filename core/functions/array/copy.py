@@ -24,4 +24,8 @@ def copy(x, dst):
     ``dst``: ``'@numpy'``, ``'@cupy:N'``, an int (-1 host, N >= 0 GPU N) or a Device.
     Returns a Variable of ``x``'s shape and dtype.
     """
-    return Copy(dst).apply((x,))[0]
+    try:
+        node = Copy(dst)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"copy: dst={dst!r} is not a device ({e})") from None
+    return node.apply((x,))[0]

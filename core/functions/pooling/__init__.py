@@ -1,1 +1,20 @@
-"""kusari.functions.pooling: see the modules in this folder, one op each."""
+"""kusari.functions.pooling: max/average pooling, unpooling, pyramid and RoI pooling (one op per module)."""
+from kusari.functions.pooling.average_pooling_nd import average_pooling_1d  # NOQA
+from kusari.functions.pooling.average_pooling_nd import average_pooling_2d  # NOQA
+from kusari.functions.pooling.average_pooling_nd import average_pooling_3d  # NOQA
+from kusari.functions.pooling.average_pooling_nd import average_pooling_nd  # NOQA
+from kusari.functions.pooling.max_pooling_nd import max_pooling_1d  # NOQA
+from kusari.functions.pooling.max_pooling_nd import max_pooling_2d  # NOQA
+from kusari.functions.pooling.max_pooling_nd import max_pooling_3d  # NOQA
+from kusari.functions.pooling.max_pooling_nd import max_pooling_nd  # NOQA
+from kusari.functions.pooling.roi_average_align_2d import roi_average_align_2d  # NOQA
+from kusari.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d  # NOQA
+from kusari.functions.pooling.roi_max_align_2d import roi_max_align_2d  # NOQA
+from kusari.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d  # NOQA
+from kusari.functions.pooling.roi_pooling_2d import roi_pooling_2d  # NOQA
+from kusari.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d  # NOQA
+from kusari.functions.pooling.unpooling_nd import unpooling_1d  # NOQA
+from kusari.functions.pooling.unpooling_nd import unpooling_2d  # NOQA
+from kusari.functions.pooling.unpooling_nd import unpooling_3d  # NOQA
+from kusari.functions.pooling.unpooling_nd import unpooling_nd  # NOQA
+from kusari.functions.pooling.upsampling_2d import upsampling_2d  # NOQA

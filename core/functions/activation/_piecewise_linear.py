@@ -1,0 +1,32 @@
+"""PiecewiseLinear: shared base of elementwise activations whose derivative is piecewise constant."""
+from kusari import backend, utils
+from kusari.function_node import FunctionNode
+
+
+class PiecewiseLinear(FunctionNode):
+    """``y = f(x)`` elementwise, where ``f'`` takes finitely many constant values.
+
+    Subclasses set ``_fname`` and implement ``_value(xp, x)`` and ``_slope(xp, x)`` on arrays
+    (``_slope`` must return an array of ``x``'s dtype). The backward ``gy * slope(x)`` treats the
+    slope as a constant: its derivative with respect to ``x`` is zero wherever it exists, so
+    double backprop is exact away from the kinks.
+    """
+
+    _fname = ""
+
+    def forward(self, inputs):
+        x = inputs[0]
+        utils.check_float(self._fname, "x", x)
+        self.retain_inputs((0,))
+        return utils.force_array(self._value(backend.get_array_module(x), x)),
+
+    def backward(self, indexes, grad_outputs):
+        x = self.get_retained_inputs()[0].array
+        slope = utils.force_array(self._slope(backend.get_array_module(x), x))
+        return grad_outputs[0] * slope,
+
+    def _value(self, xp, x):
+        raise NotImplementedError
+
+    def _slope(self, xp, x):
+        raise NotImplementedError

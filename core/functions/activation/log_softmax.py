@@ -1,0 +1,34 @@
+"""log_softmax: the logarithm of softmax, x - logsumexp(x) along an axis."""
+from kusari import backend, utils
+from kusari.function_node import FunctionNode
+from kusari.functions.activation.softmax import single_axis
+
+
+class LogSoftmax(FunctionNode):
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, inputs):
+        x = inputs[0]
+        utils.check_float("log_softmax", "x", x)
+        self.axis = single_axis("log_softmax", self.axis, x)
+        xp = backend.get_array_module(x)
+        y = x - x.max(axis=self.axis, keepdims=True)
+        y -= xp.log(xp.exp(y).sum(axis=self.axis, keepdims=True))
+        self.retain_outputs((0,))
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.math.exponential import exp
+        from kusari.functions.math.sum import sum as _sum
+        y, = self.get_retained_outputs()
+        gy = grad_outputs[0]
+        return gy - exp(y) * _sum(gy, axis=self.axis, keepdims=True),
+
+
+def log_softmax(x, axis=1):
+    """``log(softmax(x, axis))`` computed stably as ``x - logsumexp(x, axis)``.
+
+    x: float array with at least one dimension; returns a Variable of the same shape.
+    """
+    return LogSoftmax(axis).apply((x,))[0]

@@ -1,0 +1,20 @@
+"""relu: the rectified linear unit max(x, 0), elementwise."""
+from kusari.functions.activation._piecewise_linear import PiecewiseLinear
+
+
+class ReLU(PiecewiseLinear):
+    _fname = "relu"
+
+    def _value(self, xp, x):
+        return xp.maximum(x, 0)
+
+    def _slope(self, xp, x):
+        return (x > 0).astype(x.dtype)
+
+
+def relu(x):
+    """Rectified linear unit ``max(x, 0)``.
+
+    x: float array of any shape; returns a Variable of the same shape and dtype.
+    """
+    return ReLU().apply((x,))[0]

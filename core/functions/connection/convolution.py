@@ -1,0 +1,201 @@
+"""convolution_nd and its 1-d, 2-d and 3-d forms: grouped, dilated N-d convolution (cross-correlation).
+
+Forward is im2col plus one batched GEMM (``kusari.utils.conv``). The gradient with respect to ``x``
+is a transposed convolution and the one with respect to ``W`` is a GEMM node whose own gradients
+are again a convolution and a transposed convolution, so every order of backprop stays on these ops.
+"""
+from kusari import utils
+from kusari.function_node import FunctionNode
+from kusari.utils import argument, conv
+
+_DETERMINISTIC = ("the deterministic argument is not supported anymore; use "
+                  "kusari.using_config('cudnn_deterministic', value)")
+
+
+def _shape(x):
+    return tuple(x.shape)
+
+
+def check_conv_inputs(fname, nd, x, W, b, bias_size):
+    """Checks shared by convolution and deconvolution: dtypes, ranks, and the bias length."""
+    utils.check_float(fname, "x", x)
+    utils.check_float(fname, "W", W)
+    utils.check_same_dtype(fname, x=x, W=W, b=b)
+    if x.ndim != nd + 2 or W.ndim != nd + 2:
+        raise ValueError(f"{fname}: x and W must both be {nd + 2}-dimensional (N, C, spatial...) and "
+                         f"(C_out, C_in, kernel...), got x.shape={_shape(x)}, W.shape={_shape(W)}")
+    if b is not None and _shape(b) != (bias_size,):
+        raise ValueError(f"{fname}: b must have shape ({bias_size},), got b.shape={_shape(b)} "
+                         f"(W.shape={_shape(W)})")
+
+
+def conv_params(fname, nd, stride, pad, dilate, groups):
+    """``stride``, ``pad``, ``dilate`` as validated ``nd``-tuples and ``groups`` as a positive int."""
+    stride = conv.as_tuple(stride, nd, fname, "stride")
+    pad = conv.as_tuple(pad, nd, fname, "pad")
+    dilate = conv.as_tuple(dilate, nd, fname, "dilate")
+    if min(stride) < 1:
+        raise ValueError(f"{fname}: stride must be positive, got {stride}")
+    if min(dilate) < 1:
+        raise ValueError(f"{fname}: dilate must be positive, got {dilate}")
+    if min(pad) < 0:
+        raise ValueError(f"{fname}: pad must be non-negative, got {pad}")
+    if int(groups) < 1:
+        raise ValueError(f"{fname}: groups must be a positive integer, got {groups}")
+    return stride, pad, dilate, int(groups)
+
+
+def spatial_ndim(fname, x):
+    """The number of spatial axes of ``x`` (N, C, d_1, ..., d_n), n >= 1."""
+    if x.ndim < 3:
+        raise ValueError(f"{fname}: x must have shape (N, C, d_1, ..., d_n) with n >= 1, "
+                         f"got x.shape={_shape(x)}")
+    return x.ndim - 2
+
+
+def bias_grad(gy):
+    """Sum of ``gy`` (N, C, spatial...) over every axis but the channels."""
+    from kusari.functions.math.sum import sum as _sum
+    return _sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
+
+
+def add_bias(y, b):
+    """``y += b`` along the channel axis of ``y`` (in place; ``y`` is a fresh array)."""
+    y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y
+
+
+class Convolution(FunctionNode):
+    def __init__(self, fname, nd, stride, pad, cover_all, dilate, groups):
+        self._fname = fname
+        self._nd = nd
+        self.stride = stride
+        self.pad = pad
+        self.cover_all = cover_all
+        self.dilate = dilate
+        self.groups = groups
+
+    def forward(self, inputs):
+        x, W = inputs[:2]
+        b = inputs[2] if len(inputs) == 3 else None
+        fname, g = self._fname, self.groups
+        check_conv_inputs(fname, self._nd, x, W, b, W.shape[0])
+        if x.shape[1] != W.shape[1] * g:
+            grouped = f", groups={g}" if g != 1 else ""
+            raise ValueError(f"{fname}: x has {x.shape[1]} channels but W expects {W.shape[1] * g} "
+                             f"(x.shape={_shape(x)}, W.shape={_shape(W)}{grouped})")
+        if W.shape[0] % g:
+            raise ValueError(f"{fname}: W.shape[0]={W.shape[0]} output channels are not divisible by "
+                             f"groups={g}")
+        outs = [conv.get_conv_outsize(x.shape[2 + i], W.shape[2 + i], self.stride[i], self.pad[i],
+                                      self.cover_all[i], self.dilate[i]) for i in range(self._nd)]
+        if min(outs) <= 0:
+            raise ValueError(f"{fname}: the kernel does not fit the input: output size would be "
+                             f"{tuple(outs)} (x.shape={_shape(x)}, W.shape={_shape(W)}, "
+                             f"pad={self.pad}, dilate={self.dilate})")
+        self.retain_inputs((0, 1))
+        y = conv.conv_forward(x, W, self.stride, self.pad, self.cover_all, self.dilate, g)
+        if b is not None:
+            add_bias(y, b)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.connection.deconvolution import deconvolution_nd
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(deconvolution_nd(gy, W, None, self.stride, self.pad, x.shape[2:], self.dilate,
+                                        self.groups))
+        if 1 in indexes:
+            node = ConvolutionWeightGrad(W.shape[2:], self.stride, self.pad, self.cover_all,
+                                         self.dilate, self.groups)
+            ret.append(node.apply((x, gy))[0])
+        if 2 in indexes:
+            ret.append(bias_grad(gy))
+        return tuple(ret)
+
+
+class ConvolutionWeightGrad(FunctionNode):
+    """gW = conv_weight_grad(x, gy); bilinear in (x, gy), so its gradients are (de)convolutions with ggW."""
+
+    def __init__(self, ksize, stride, pad, cover_all, dilate, groups):
+        self.ksize = tuple(ksize)
+        self.stride = stride
+        self.pad = pad
+        self.cover_all = cover_all
+        self.dilate = dilate
+        self.groups = groups
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        return conv.conv_weight_grad(x, gy, self.ksize, self.stride, self.pad, self.cover_all,
+                                     self.dilate, self.groups),
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.connection.deconvolution import deconvolution_nd
+        x, gy = self.get_retained_inputs()
+        ggw, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(deconvolution_nd(gy, ggw, None, self.stride, self.pad, x.shape[2:],
+                                        self.dilate, self.groups))
+        if 1 in indexes:
+            ret.append(convolution_nd(x, ggw, None, self.stride, self.pad, self.cover_all,
+                                      self.dilate, self.groups))
+        return tuple(ret)
+
+
+def apply_convolution(fname, nd, x, W, b, stride, pad, cover_all, dilate, groups):
+    """Convolution whose error messages name ``fname``; ``nd`` None takes it from ``x``."""
+    if nd is None:
+        nd = spatial_ndim(fname, x)
+    stride, pad, dilate, groups = conv_params(fname, nd, stride, pad, dilate, groups)
+    node = Convolution(fname, nd, stride, pad, conv.as_flags(cover_all, nd), dilate, groups)
+    return node.apply((x, W) if b is None else (x, W, b))[0]
+
+
+def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+    """N-dimensional convolution (cross-correlation) with optional groups and dilation.
+
+    Parameters
+    ----------
+    x : Variable or array of shape (N, C, d_1, ..., d_n)
+    W : Variable or array of shape (C_out, C / groups, k_1, ..., k_n)
+    b : Variable or array of shape (C_out,), optional
+    stride, pad, dilate : int or n-tuple of ints
+    cover_all : bool
+        Add output positions so that every input element is covered by a window.
+    groups : int
+        Split the channels into this many groups convolved independently.
+
+    Returns
+    -------
+    Variable of shape (N, C_out, o_1, ..., o_n) with
+    ``o_i = (d_i + 2 * pad_i - (k_i - 1) * dilate_i - 1) // stride_i + 1``.
+    """
+    return apply_convolution("convolution_nd", None, x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+    """1-d convolution: ``x`` (N, C, L), ``W`` (C_out, C / groups, k) -> (N, C_out, L_out)."""
+    return apply_convolution("convolution_1d", 1, x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, **kwargs):
+    """2-d convolution: ``x`` (N, C, H, W), ``W`` (C_out, C / groups, kh, kw) -> (N, C_out, H_out, W_out).
+
+    Keyword-only ``dilate`` (default 1) and ``groups`` (default 1) as in Chainer.
+    """
+    try:
+        dilate, groups = argument.parse_kwargs(kwargs, ("dilate", 1), ("groups", 1),
+                                               deterministic=_DETERMINISTIC)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"convolution_2d: {e}") from None
+    return apply_convolution("convolution_2d", 2, x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+    """3-d convolution: ``x`` (N, C, D, H, W), ``W`` (C_out, C / groups, kd, kh, kw)."""
+    return apply_convolution("convolution_3d", 3, x, W, b, stride, pad, cover_all, dilate, groups)

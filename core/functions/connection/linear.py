@@ -1,0 +1,73 @@
+"""linear: the fully connected layer ``y = x W^T + b``."""
+from kusari import utils
+from kusari.function_node import FunctionNode
+
+
+class LinearFunction(FunctionNode):
+    def __init__(self, n_batch_axes):
+        self._n_batch_axes = n_batch_axes
+
+    def forward(self, inputs):
+        x, W = inputs[:2]
+        b = inputs[2] if len(inputs) == 3 else None
+        k = self._n_batch_axes
+        utils.check_float("linear", "x", x)
+        utils.check_float("linear", "W", W)
+        utils.check_same_dtype("linear", x=x, W=W, b=b)
+        utils.check_ndim("linear", "W", W, 2)
+        if x.ndim <= k:
+            raise ValueError(f"linear: x must have more than n_batch_axes={k} axes, got "
+                             f"x.shape={tuple(x.shape)}")
+        batch = x.shape[:k]
+        n_in = utils.size_of_shape(x.shape[k:])
+        if n_in != W.shape[1]:
+            where = f"x.shape[{k}]={n_in}" if x.ndim == k + 1 else \
+                f"x.shape[{k}:]={tuple(x.shape[k:])} ({n_in} features)"
+            raise ValueError(f"linear: {where} does not match W.shape[1]={W.shape[1]} "
+                             f"(x.shape={tuple(x.shape)}, W.shape={tuple(W.shape)})")
+        if b is not None and tuple(b.shape) != (W.shape[0],):
+            raise ValueError(f"linear: b must have shape ({W.shape[0]},), got b.shape={tuple(b.shape)} "
+                             f"(W.shape={tuple(W.shape)})")
+        self.retain_inputs((0, 1))
+        y = x.reshape(-1, n_in) @ W.T
+        if b is not None:
+            y += b
+        return y.reshape(batch + (W.shape[0],)),
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.array.reshape import reshape
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        k = self._n_batch_axes
+        ret = []
+        if 0 in indexes:
+            ret.append(reshape(linear(gy, W.T, n_batch_axes=k), x.shape))
+        if 1 in indexes:
+            gy2 = reshape(gy, (-1, W.shape[0]))
+            x2 = reshape(x, (-1, W.shape[1]))
+            ret.append(linear(gy2.T, x2.T))
+        if 2 in indexes:
+            from kusari.functions.math.sum import sum as _sum
+            ret.append(_sum(gy, axis=tuple(range(k))))
+        return tuple(ret)
+
+
+def linear(x, W, b=None, n_batch_axes=1):
+    """Fully connected map ``y = x W^T + b`` over the trailing axes of ``x``.
+
+    Parameters
+    ----------
+    x : Variable or array of shape (B_1, ..., B_k, I_1, ...)
+        The first ``n_batch_axes`` axes are batch axes; the rest (``prod = I``) are flattened.
+    W : Variable or array of shape (O, I)
+    b : Variable or array of shape (O,), optional
+    n_batch_axes : int
+
+    Returns
+    -------
+    Variable of shape (B_1, ..., B_k, O).
+    """
+    if int(n_batch_axes) < 1:
+        raise ValueError(f"linear: n_batch_axes must be a positive integer, got {n_batch_axes}")
+    node = LinearFunction(int(n_batch_axes))
+    return node.apply((x, W) if b is None else (x, W, b))[0]

@@ -1,0 +1,31 @@
+"""bernoulli_nll: negative log-likelihood of data under a Bernoulli distribution with logits."""
+from kusari.functions.loss._common import PointwiseLoss, sigmoid
+
+
+class BernoulliNLL(PointwiseLoss):
+    fname = "bernoulli_nll"
+    argnames = ("x", "y")
+    reductions = ("sum", "no")
+
+    def _loss(self, xp, x, y):
+        # softplus(y) - x * y, written so that exp never overflows.
+        return xp.maximum(y, 0) + xp.log1p(xp.exp(-abs(y))) - x * y
+
+    def _grads(self, indexes, inputs, gy):
+        x, y = inputs
+        return tuple(-(gy * y) if i == 0 else gy * (sigmoid(y) - x) for i in indexes)
+
+
+def bernoulli_nll(x, y, reduce="sum"):
+    """Negative log-likelihood of ``x`` under Bernoulli(sigmoid(y)): softplus(y) - x * y.
+
+    Parameters
+    ----------
+    x : float array, any shape
+        The data (usually in [0, 1]).
+    y : float array, same shape and dtype as ``x``
+        Logits (pre-sigmoid parameters) of the distribution.
+    reduce : {'sum', 'no'}
+        'sum' returns a scalar; 'no' the elementwise loss of ``x``'s shape.
+    """
+    return BernoulliNLL(reduce).apply((x, y))[0]

@@ -1,0 +1,208 @@
+"""softmax_cross_entropy: cross entropy of softmax(x) along axis 1 against class labels or soft targets."""
+from kusari import backend, utils
+from kusari.function_node import FunctionNode
+from kusari.functions.loss._common import check_label_range, check_reduce, softmax
+from kusari.variable import Variable
+
+_SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
+
+
+def _log_softmax(xp, x):
+    z = x - x.max(axis=1, keepdims=True)
+    return z - xp.log(xp.exp(z).sum(axis=1, keepdims=True))
+
+
+def _label_index(xp, t):
+    """Index arrays picking element [n, t[n, ...], ...] of an array viewed as (N, C, R)."""
+    n = t.shape[0]
+    rest = utils.size_of_shape(t.shape[1:])
+    return (xp.arange(n)[:, None], t.reshape(n, rest), xp.arange(rest)[None, :])
+
+
+def _as_3d(shape):
+    return (shape[0], shape[1], utils.size_of_shape(shape[2:]))
+
+
+class SoftmaxCrossEntropy(FunctionNode):
+    _index = None  # indexes of the label positions in x viewed as (N, C, R); None for soft targets
+
+    def __init__(self, normalize, cache_score, class_weight, ignore_label, reduce,
+                 soft_target_loss):
+        check_reduce("softmax_cross_entropy", reduce, ("mean", "no"))
+        if soft_target_loss not in _SOFT_TARGET_LOSSES:
+            raise ValueError(f"softmax_cross_entropy: soft_target_loss must be 'cross-entropy' or "
+                             f"'kl-divergence', got {soft_target_loss!r}")
+        if class_weight is not None:
+            if isinstance(class_weight, Variable):
+                raise TypeError("softmax_cross_entropy: class_weight must be an array, not a Variable")
+            if class_weight.ndim != 1 or class_weight.dtype.kind != "f":
+                raise ValueError(f"softmax_cross_entropy: class_weight must be a 1-dimensional float "
+                                 f"array, got shape={class_weight.shape}, dtype={class_weight.dtype}")
+        self.normalize = normalize
+        self.cache_score = cache_score
+        self.class_weight = class_weight
+        self.ignore_label = ignore_label
+        self.reduce = reduce
+        self.soft_target_loss = soft_target_loss
+
+    def forward(self, inputs):
+        x, t = inputs
+        utils.check_float("softmax_cross_entropy", "x", x)
+        if x.ndim < 2:
+            raise ValueError(f"softmax_cross_entropy: x must have at least 2 dimensions (batch, class, "
+                             f"...), got x.shape={x.shape}")
+        xp = backend.get_array_module(x)
+        if t.dtype.kind == "f":
+            self._check_soft_target(x, t)
+        elif t.dtype.kind == "i":
+            self._check_labels(x, t)
+        else:
+            raise TypeError(f"softmax_cross_entropy: t must hold signed integer labels or float soft "
+                            f"targets, got dtype {t.dtype} (shape={t.shape})")
+        log_y = _log_softmax(xp, x)
+        self.retain_inputs((0,))
+        self._y = xp.exp(log_y) if self.cache_score else None
+        if t.dtype.kind == "f":
+            return self._soft_target_forward(xp, x, t, log_y)
+        return self._label_forward(xp, x, t, log_y)
+
+    def _check_soft_target(self, x, t):
+        utils.check_same_dtype("softmax_cross_entropy", x=x, t=t)
+        if t.shape != x.shape:
+            raise ValueError(f"softmax_cross_entropy: soft target t.shape={t.shape} does not match "
+                             f"x.shape={x.shape}")
+        if self.class_weight is not None:
+            raise ValueError("softmax_cross_entropy: class_weight is not supported with soft targets")
+
+    def _check_labels(self, x, t):
+        expected = x.shape[:1] + x.shape[2:]
+        if t.shape != expected:
+            if t.shape[:1] != x.shape[:1]:
+                raise ValueError(f"softmax_cross_entropy: t.shape={t.shape} does not match "
+                                 f"x.shape[0]={x.shape[0]} (x.shape={x.shape})")
+            raise ValueError(f"softmax_cross_entropy: t.shape={t.shape} does not match "
+                             f"(x.shape[0],) + x.shape[2:]={expected} (x.shape={x.shape})")
+        n_class = x.shape[1]
+        if self.class_weight is not None and self.class_weight.shape != (n_class,):
+            raise ValueError(f"softmax_cross_entropy: class_weight.shape={self.class_weight.shape} "
+                             f"does not match the {n_class} classes of x (x.shape={x.shape})")
+        check_label_range("softmax_cross_entropy", "t", t, n_class, self.ignore_label)
+
+    def _label_forward(self, xp, x, t, log_y):
+        valid = t != self.ignore_label
+        label = xp.where(valid, t, 0)
+        self._index = _label_index(xp, label)
+        log_p = log_y.reshape(_as_3d(x.shape))[self._index].reshape(t.shape)
+        weight = valid.astype(x.dtype)
+        if self.class_weight is not None:
+            weight *= xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
+        loss = -log_p * weight
+        if self.reduce == "mean":
+            count = int(valid.sum()) if self.normalize else len(x)
+            coeff = 1.0 / max(count, 1)
+            weight *= coeff
+            loss = loss.sum() * coeff
+        self._weight = weight
+        return utils.force_array(loss, x.dtype),
+
+    def _soft_target_forward(self, xp, x, t, log_y):
+        if self.soft_target_loss == "kl-divergence":
+            # t * log(t) is taken as 0 where t is 0.
+            positive = t > 0
+            t_log_t = xp.where(positive, t * xp.log(xp.where(positive, t, 1)), 0)
+            loss = (t_log_t - t * log_y).sum(axis=1)
+        else:
+            loss = -(t * log_y).sum(axis=1)
+        self._target = t
+        self._weight = None
+        if self.reduce == "mean":
+            # Mean over every position (N and the axes after the class axis).
+            self._weight = 1.0 / max(loss.size, 1)
+            loss = loss.sum() * self._weight
+        return utils.force_array(loss, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.array.reshape import reshape
+        if 0 not in indexes:
+            return (None,) * len(indexes)
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        y = softmax(x, axis=1, y=self._y)
+        self._y = None
+        g = gy if self._weight is None else gy * self._weight
+        if self._index is None:
+            # d/dx of -sum(t * log_softmax(x)) is y * sum(t) - t (sum(t) need not be 1).
+            t = self._target
+            if g.ndim:
+                g = reshape(g, g.shape[:1] + (1,) + g.shape[1:])
+            gx = y * (g * t.sum(axis=1, keepdims=True)) - g * t
+        else:
+            gx = _LabelGrad(self._index).apply((y, g))[0]
+        return tuple(gx if i == 0 else None for i in indexes)
+
+
+class _LabelGrad(FunctionNode):
+    """(y - onehot(t)) * g[:, None], subtracting at the label positions instead of building a one-hot."""
+
+    def __init__(self, index):
+        self._index = index
+
+    def forward(self, inputs):
+        y, g = inputs
+        self.retain_inputs((0, 1))
+        gb = g.reshape(g.shape[:1] + (1,) + g.shape[1:])
+        gx = y * gb
+        n, c, rest = _as_3d(y.shape)
+        gx.reshape(n, c, rest)[self._index] -= g.reshape(n, rest)
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.array.get_item import get_item
+        from kusari.functions.array.reshape import reshape
+        from kusari.functions.math.sum import sum as _sum
+        y, g = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(ggx * reshape(g, g.shape[:1] + (1,) + g.shape[1:]))
+            else:
+                picked = get_item(reshape(ggx, _as_3d(ggx.shape)), self._index)
+                ret.append(_sum(ggx * y, axis=1) - reshape(picked, g.shape))
+        return tuple(ret)
+
+
+def softmax_cross_entropy(x, t, normalize=True, cache_score=True, class_weight=None,
+                          ignore_label=-1, reduce="mean", enable_double_backprop=False,
+                          soft_target_loss="cross-entropy"):
+    """Cross entropy of softmax(x) (over axis 1) against labels ``t``.
+
+    Computed from a stable log-softmax; the gradient subtracts at the label positions (no one-hot
+    matrix), and it is itself differentiable, so double backprop works whatever
+    ``enable_double_backprop`` says (the flag is accepted for Chainer compatibility).
+
+    Parameters
+    ----------
+    x : float array of shape (N, C, ...)
+        Unnormalized log-probabilities; axis 1 holds the C classes.
+    t : signed integer array of shape (N, ...), or float array of shape (N, C, ...)
+        Class labels in [0, C) or ``ignore_label``; a float ``t`` of ``x``'s shape and dtype
+        is a soft target (a distribution over the classes).
+    normalize : bool
+        With reduce='mean' and labels: divide the summed loss by the number of non-ignored
+        labels (True) or by N (False). Soft targets always average over all N * ... positions.
+    cache_score : bool
+        Keep softmax(x) from the forward pass for backward (faster, more memory).
+    class_weight : float array of shape (C,), optional
+        Weight of the loss of each class (labels only); cast to ``x``'s dtype.
+    ignore_label : int
+        Label whose positions contribute 0 loss and 0 gradient.
+    reduce : {'mean', 'no'}
+        'mean' returns a scalar; 'no' the loss per position, of shape (N, ...).
+    enable_double_backprop : bool
+        Accepted for compatibility; every path supports double backprop.
+    soft_target_loss : {'cross-entropy', 'kl-divergence'}
+        Loss used when ``t`` is a soft target.
+    """
+    return SoftmaxCrossEntropy(normalize, cache_score, class_weight, ignore_label, reduce,
+                               soft_target_loss).apply((x, t))[0]

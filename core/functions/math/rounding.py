@@ -1,0 +1,17 @@
+"""ceil, floor and fix: elementwise rounding, with no gradient (piecewise constant)."""
+from kusari.functions.math._elementwise import nondifferentiable
+
+
+def ceil(x):
+    """Elementwise smallest integer >= ``x``, in ``x``'s dtype; a Variable with no gradient path."""
+    return nondifferentiable("ceil", "ceil", x)
+
+
+def floor(x):
+    """Elementwise largest integer <= ``x``, in ``x``'s dtype; a Variable with no gradient path."""
+    return nondifferentiable("floor", "floor", x)
+
+
+def fix(x):
+    """Elementwise rounding toward zero, in ``x``'s dtype; a Variable with no gradient path."""
+    return nondifferentiable("fix", "fix", x)

@@ -1,0 +1,118 @@
+"""sparse_matmul: product of a sparse COO matrix (``kusari.utils.sparse.CooMatrix``) and a dense one."""
+from kusari import backend, utils
+from kusari.function_node import FunctionNode
+from kusari.utils.sparse import CooMatrix, coo_indices, scatter_add
+
+
+def _swap(x, trans):
+    return x.swapaxes(-1, -2) if trans else x
+
+
+def _batched(x, batched):
+    return x if batched else x[None]
+
+
+class CooMatMul(FunctionNode):
+    """``op(S) @ op(D)`` (transposed when ``transc``) for sparse S with entries ``sp`` and dense D.
+
+    Inputs: ``sp`` ((B,) nnz) and ``dn`` ((B,) K, N); ``row`` / ``col`` / ``sp_shape`` fix S's pattern.
+    """
+
+    def __init__(self, row, col, sp_shape, transa, transb, transc):
+        self._row, self._col, self._sp_shape = row, col, tuple(sp_shape)
+        self._transa, self._transb, self._transc = transa, transb, transc
+
+    def forward(self, inputs):
+        sp, dn = inputs
+        utils.check_float("sparse_matmul", "the sparse data", sp)
+        utils.check_float("sparse_matmul", "the dense operand", dn)
+        utils.check_same_dtype("sparse_matmul", sparse_data=sp, dense=dn)
+        if dn.ndim != sp.ndim + 1:
+            raise ValueError(f"sparse_matmul: the dense operand must be {sp.ndim + 1}-dimensional to "
+                             f"match a sparse matrix with data of shape {sp.shape}, got shape {dn.shape}")
+        if sp.ndim == 2 and dn.shape[0] != sp.shape[0]:
+            raise ValueError(f"sparse_matmul: batch sizes differ (sparse {sp.shape[0]}, dense "
+                             f"{dn.shape[0]}, dense shape {dn.shape})")
+        k_sp = self._sp_shape[0 if self._transa else 1]
+        k_dn = dn.shape[-1 if self._transb else -2]
+        if k_sp != k_dn:
+            raise ValueError(f"sparse_matmul: contracted sizes differ: {k_sp} for the sparse matrix "
+                             f"of shape {self._sp_shape} and {k_dn} for the dense operand of shape "
+                             f"{dn.shape}")
+        self.retain_inputs((0, 1))
+        xp = backend.get_array_module(dn)
+        batched = dn.ndim == 3
+        rows, cols = (self._col, self._row) if self._transa else (self._row, self._col)
+        batch, rows, cols, valid = coo_indices(xp, _batched(rows, batched), _batched(cols, batched))
+        b = _batched(_swap(dn, self._transb), batched)
+        nb, n = b.shape[0], b.shape[-1]
+        # C[r] += v * B[c] for each entry (r, c, v) of op(S).
+        contrib = (_batched(sp, batched) * valid)[..., None] * b[batch, cols]
+        c = xp.zeros((nb, self._sp_shape[1 if self._transa else 0], n), dtype=dn.dtype)
+        scatter_add(xp, c, (batch, rows), contrib)
+        return _swap(c if batched else c[0], self._transc),
+
+    def backward(self, indexes, grad_outputs):
+        sp, dn = self.get_retained_inputs()
+        gc = grad_outputs[0]
+        pattern = (self._row, self._col, self._sp_shape)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                g = CooMatMulGradSP(*pattern, self._transc, not self._transb, self._transa)
+                ret.append(g.apply((gc, dn))[0])
+            else:
+                g = CooMatMul(*pattern, not self._transa, self._transc, self._transb)
+                ret.append(g.apply((sp, gc))[0])
+        return tuple(ret)
+
+
+class CooMatMulGradSP(FunctionNode):
+    """The entries of ``op(a) @ op(b)`` at S's pattern (transposed pattern when ``transc``)."""
+
+    def __init__(self, row, col, sp_shape, transa, transb, transc):
+        self._row, self._col, self._sp_shape = row, col, tuple(sp_shape)
+        self._transa, self._transb, self._transc = transa, transb, transc
+
+    def forward(self, inputs):
+        a, b = inputs
+        self.retain_inputs((0, 1))
+        xp = backend.get_array_module(a)
+        batched = a.ndim == 3
+        rows, cols = (self._col, self._row) if self._transc else (self._row, self._col)
+        batch, rows, cols, valid = coo_indices(xp, _batched(rows, batched), _batched(cols, batched))
+        a = _batched(_swap(a, self._transa), batched)
+        bt = _batched(_swap(b, not self._transb), batched)
+        out = (a[batch, rows] * bt[batch, cols]).sum(axis=-1) * valid
+        return utils.force_array(out if batched else out[0], a.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        g_sp = grad_outputs[0]
+        pattern = (self._row, self._col, self._sp_shape)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                g = CooMatMul(*pattern, self._transc, not self._transb, self._transa)
+                ret.append(g.apply((g_sp, b))[0])
+            else:
+                g = CooMatMul(*pattern, not self._transc, self._transa, not self._transb)
+                ret.append(g.apply((g_sp, a))[0])
+        return tuple(ret)
+
+
+def sparse_matmul(a, b, transa=False, transb=False):
+    """Product of a sparse and a dense matrix (or batches of them): ``op(a) @ op(b)``.
+
+    Exactly one of ``a``, ``b`` is a ``CooMatrix`` (M, K) holding B matrices or one; the other is
+    dense: (B, K, N) or (K, N). ``transa`` / ``transb`` transpose each matrix. Returns the dense
+    product (B, M, N) or (M, N); gradients reach the dense operand and the sparse entries.
+    """
+    a_sparse, b_sparse = isinstance(a, CooMatrix), isinstance(b, CooMatrix)
+    if a_sparse and not b_sparse:
+        return CooMatMul(a.row, a.col, a.shape, transa, transb, False).apply((a.data, b))[0]
+    if b_sparse and not a_sparse:
+        # a @ S == (S^T @ a^T)^T
+        return CooMatMul(b.row, b.col, b.shape, not transb, not transa, True).apply((b.data, a))[0]
+    raise TypeError(f"sparse_matmul: exactly one of a and b must be a CooMatrix, got "
+                    f"{type(a).__name__} and {type(b).__name__}")

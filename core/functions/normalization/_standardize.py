@@ -1,0 +1,81 @@
+"""Standardize: (x - mean) / sqrt(var + eps) over some axes, behind batch, layer and group normalization.
+
+The gradient is a node of its own (``StandardizeGrad``) so the first-order backward is a few fused array
+operations, while its backward (needed for double backprop, e.g. gradient penalties) is built from
+differentiable ops and from ``StandardizeGrad`` itself, so derivatives of any order are exact.
+"""
+from kusari import utils
+from kusari.function_node import FunctionNode
+
+
+class Standardize(FunctionNode):
+    """``y = (x - mean(x)) / sqrt(var(x) + eps)`` with the statistics taken over ``axes``.
+
+    After ``apply``, ``mean`` and ``var`` hold the batch statistics (keepdims shape) for callers
+    that update running averages.
+    """
+
+    def __init__(self, axes, eps):
+        self.axes = axes
+        self.eps = float(eps)
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        self.mean = x.mean(axis=self.axes, keepdims=True)
+        xc = x - self.mean
+        self.var = (xc * xc).mean(axis=self.axes, keepdims=True)
+        self.inv_std = (self.var + self.eps) ** -0.5
+        return utils.force_array(xc * self.inv_std),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return StandardizeGrad(self.axes, self.eps, self.mean, self.inv_std).apply(
+            (x, grad_outputs[0]))[0],
+
+
+class StandardizeGrad(FunctionNode):
+    """``gx = inv_std * (gy - E[gy] - x_hat * E[gy * x_hat])``, the gradient of ``Standardize``."""
+
+    def __init__(self, axes, eps, mean, inv_std):
+        self.axes = axes
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        x_hat = (x - self.mean) * self.inv_std
+        axes = self.axes
+        gx = self.inv_std * (gy - gy.mean(axis=axes, keepdims=True)
+                             - x_hat * (gy * x_hat).mean(axis=axes, keepdims=True))
+        return utils.force_array(gx),
+
+    def _again(self, x, g):
+        return StandardizeGrad(self.axes, self.eps, self.mean, self.inv_std).apply((x, g))[0]
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.math.sum import mean
+        x, gy = self.get_retained_inputs()
+        a, = grad_outputs
+        axes = self.axes
+
+        def e(v):
+            return mean(v, axis=axes, keepdims=True)
+
+        ret = []
+        if 0 in indexes:
+            # x enters through x_hat and through inv_std; both are rebuilt from x differentiably.
+            xc = x - e(x)
+            inv = (e(xc * xc) + self.eps) ** -0.5
+            x_hat = xc * inv
+            e_gy_xh = e(gy * x_hat)
+            e_a_xh = e(a * x_hat)
+            g_xhat = -inv * (a * e_gy_xh + gy * e_a_xh)
+            g_inv = e(a * gy) - e_a_xh * e_gy_xh - e(a) * e(gy)
+            ret.append(self._again(x, g_xhat) - inv * inv * g_inv * x_hat)
+        if 1 in indexes:
+            # The Jacobian of Standardize is symmetric, so gy's gradient is the same map applied to a.
+            ret.append(self._again(x, a))
+        return tuple(ret)

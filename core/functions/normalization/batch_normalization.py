@@ -1,0 +1,146 @@
+"""batch_normalization and fixed_batch_normalization: normalize by batch or by given channel statistics."""
+import warnings
+
+from kusari import utils
+from kusari.function_node import FunctionNode
+from kusari.functions.normalization._standardize import Standardize
+from kusari.variable import as_array
+
+
+def _norm_axes(fname, x, gamma, beta, axis):
+    """The reduced axes and the shape that broadcasts a ``gamma``-shaped array against ``x``.
+
+    ``axis=None`` reduces axis 0 and every axis after the ones ``gamma`` covers (Chainer's rule).
+    """
+    utils.check_float(fname, "x", x)
+    utils.check_same_dtype(fname, x=x, gamma=gamma, beta=beta)
+    if gamma.shape != beta.shape:
+        raise ValueError(f"{fname}: gamma.shape={gamma.shape} does not match beta.shape={beta.shape}")
+    if axis is None:
+        axes = (0,) + tuple(range(gamma.ndim + 1, x.ndim))
+    else:
+        axes = utils.normalize_axis(fname, axis, x.ndim)
+    key_axes = tuple(i for i in range(x.ndim) if i not in axes)
+    key_shape = tuple(x.shape[i] for i in key_axes)
+    if key_shape != gamma.shape:
+        raise ValueError(f"{fname}: x.shape={x.shape} reduced over axes {axes} leaves {key_shape}, "
+                         f"which does not match gamma.shape={gamma.shape}")
+    expanded = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+    return axes, expanded
+
+
+def _update_running(running_mean, running_var, mean, var, decay, m):
+    """In-place moving averages; the variance gets Bessel's correction m / (m - 1)."""
+    decay = float(decay)
+    adjust = m / max(m - 1.0, 1.0)
+    running_mean *= decay
+    running_mean += (1.0 - decay) * mean
+    running_var *= decay
+    running_var += ((1.0 - decay) * adjust) * var
+
+
+def _check_running(fname, running_mean, running_var, shape):
+    """Both running statistics or neither; as arrays of ``shape``."""
+    if (running_mean is None) != (running_var is None):
+        raise ValueError(f"{fname}: running_mean and running_var must be given together "
+                         f"(got running_mean={'None' if running_mean is None else 'an array'}, "
+                         f"running_var={'None' if running_var is None else 'an array'})")
+    if running_mean is None:
+        return None, None
+    running_mean = as_array(running_mean)
+    running_var = as_array(running_var)
+    for name, r in (("running_mean", running_mean), ("running_var", running_var)):
+        utils.check_float(fname, name, r)
+        if r.shape != shape:
+            raise ValueError(f"{fname}: {name}.shape={r.shape} does not match gamma.shape={shape}")
+    return running_mean, running_var
+
+
+def _standardize_batch(fname, x, axes, eps):
+    """Apply ``Standardize`` over ``axes``; returns (x_hat, the node) so callers can read its statistics."""
+    if all(x.shape[i] == 1 for i in axes):
+        warnings.warn(f"{fname}: every reduced axis of x (shape {x.shape}, axes {axes}) has size 1, "
+                      "so the output is all beta; is the model in training mode on a single sample?",
+                      UserWarning, stacklevel=3)
+    node = Standardize(axes, eps)
+    return node.apply((x,))[0], node
+
+
+def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None, decay=0.9,
+                        axis=None):
+    """Batch normalization: ``gamma * (x - mean) / sqrt(var + eps) + beta`` with batch statistics.
+
+    x: (N, *channel_shape, ...); gamma, beta: channel_shape. The statistics are taken over axis 0
+    and the axes after the channel axes, or over ``axis`` (int or tuple) when given, in which case the
+    remaining axes of x must match gamma.shape. When ``running_mean`` / ``running_var`` (arrays of
+    gamma's shape) are given they are updated in place: ``r = decay * r + (1 - decay) * stat``, the
+    variance with Bessel's correction.
+    Returns a Variable of x's shape.
+    """
+    fname = "batch_normalization"
+    axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
+    running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
+    x_hat, node = _standardize_batch(fname, x, axes, eps)
+    if running_mean is not None:
+        m = x.size // max(utils.size_of_shape(gamma.shape), 1)
+        _update_running(running_mean, running_var, node.mean.reshape(gamma.shape),
+                        node.var.reshape(gamma.shape), decay, m)
+    from kusari.functions.array.reshape import reshape
+    return x_hat * reshape(gamma, expanded) + reshape(beta, expanded)
+
+
+class FixedBatchNormalization(FunctionNode):
+    def __init__(self, axes, expanded, eps):
+        self.axes = axes
+        self.expanded = expanded
+        self.eps = float(eps)
+
+    def forward(self, inputs):
+        x, gamma, beta, mean, var = inputs
+        self.retain_inputs((0, 1, 3, 4))
+        e = self.expanded
+        scale = gamma * (var + self.eps) ** -0.5
+        return utils.force_array((x - mean.reshape(e)) * scale.reshape(e) + beta.reshape(e)),
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.array.reshape import reshape
+        from kusari.functions.math.sum import sum as fsum
+        x, gamma, mean, var = self.get_retained_inputs()
+        gy, = grad_outputs
+        e = self.expanded
+        inv_std = (var + self.eps) ** -0.5
+        g_beta = fsum(gy, axis=self.axes) if {2, 3} & set(indexes) else None
+        g_gamma = None
+        if {1, 4} & set(indexes):
+            g_gamma = fsum(gy * ((x - reshape(mean, e)) * reshape(inv_std, e)), axis=self.axes)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(gy * reshape(gamma * inv_std, e))
+            elif i == 1:
+                ret.append(g_gamma)
+            elif i == 2:
+                ret.append(g_beta)
+            elif i == 3:
+                ret.append(-(gamma * inv_std) * g_beta)
+            else:
+                ret.append(-0.5 * gamma * inv_std * inv_std * g_gamma)
+        return tuple(ret)
+
+
+def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
+    """Batch normalization with given statistics: ``gamma * (x - mean) / sqrt(var + eps) + beta``.
+
+    x: (N, *channel_shape, ...); gamma, beta, mean, var: channel_shape (see
+    ``batch_normalization`` for ``axis``). All five inputs are differentiable.
+    Returns a Variable of x's shape.
+    """
+    fname = "fixed_batch_normalization"
+    axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
+    utils.check_same_dtype(fname, x=x, mean=mean, var=var)
+    if mean.shape != gamma.shape or var.shape != gamma.shape:
+        raise ValueError(f"{fname}: mean.shape={mean.shape} and var.shape={var.shape} must both "
+                         f"equal gamma.shape={gamma.shape}")
+    return FixedBatchNormalization(axes, expanded, eps).apply(
+        (x, gamma, beta, mean, var))[0]
+

@@ -1,0 +1,343 @@
+"""Machinery shared by the RoI ops: argument checks, per-axis sampling of RoI bins, and two adjoint pairs.
+
+Every RoI op reads, for output bin (p, q) of RoI r, a set of sample points that is separable: a
+row sample set along y for each (r, p) and a column sample set along x for each (r, q). An axis is
+described by ``idx`` (R, out, G, K) input coordinates, ``w`` (R, out, G, K) their weights (K = 1 for
+integer bins, K = 2 for bilinear interpolation) and ``valid`` (R, out, G), which masks samples that
+do not exist (bins shorter than G, points outside the image).
+
+* Average ops are linear and separable: y[r] = A[r] @ x[batch[r]] @ B[r]^T with A, B built from
+  the axes; ``Resample`` / ``ResampleT`` are that map and its adjoint.
+* Max ops pick one sample per bin; their backward ``PointScatter`` adds each gradient to the (up
+  to 4) input elements the chosen sample interpolates, and its adjoint is ``PointGather``.
+"""
+import numpy
+
+from kusari import backend, utils
+from kusari.function_node import FunctionNode
+
+
+def _max_int(a) -> int:
+    return int(a.max()) if a.size else 0
+
+
+def _round_half_away(xp, v):
+    """Round like C's ``round`` (halves away from zero), as the reference RoI kernels do."""
+    return xp.sign(v) * xp.floor(xp.abs(v) + 0.5)
+
+
+def parse_outsize(fname, outsize):
+    pair = tuple(outsize) if isinstance(outsize, (tuple, list)) else (outsize, outsize)
+    if len(pair) != 2 or not all(isinstance(o, (int, numpy.integer)) and not isinstance(o, bool) and o > 0
+                                 for o in pair):
+        raise ValueError(f"{fname}: outsize must be a positive int or a pair of them, got {outsize!r}")
+    return int(pair[0]), int(pair[1])
+
+
+def parse_spatial_scale(fname, spatial_scale):
+    if isinstance(spatial_scale, bool) or not isinstance(spatial_scale, (int, float, numpy.number)) \
+            or not spatial_scale > 0:
+        raise ValueError(f"{fname}: spatial_scale must be a positive number, got {spatial_scale!r}")
+    return float(spatial_scale)
+
+
+def parse_sampling_ratio(fname, sampling_ratio):
+    pair = tuple(sampling_ratio) if isinstance(sampling_ratio, (tuple, list)) \
+        else (sampling_ratio, sampling_ratio)
+    if len(pair) != 2 or not all(
+            s is None or (isinstance(s, (int, numpy.integer)) and not isinstance(s, bool) and s >= 1)
+            for s in pair):
+        raise ValueError(f"{fname}: sampling_ratio must be None, an int >= 1 or a pair of them, "
+                         f"got {sampling_ratio!r}")
+    return tuple(None if s is None else int(s) for s in pair)
+
+
+def check_image(fname, x):
+    utils.check_float(fname, "x", x)
+    utils.check_ndim(fname, "x", x, 4)
+
+
+def check_batch_indices(fname, argname, indices, n_rois, n_images):
+    if tuple(indices.shape) != (n_rois,):
+        raise ValueError(f"{fname}: {argname}.shape={tuple(indices.shape)} does not match the "
+                         f"number of RoIs ({n_rois},)")
+    if n_rois:
+        lo, hi = int(indices.min()), int(indices.max())
+        if lo < 0 or hi >= n_images:
+            raise ValueError(f"{fname}: {argname} must lie in [0, {n_images}) (x.shape[0]={n_images}), "
+                             f"got values in [{lo}, {hi}]")
+
+
+# --- per-axis sampling ------------------------------------------------------------------------
+
+def bin_axis(xp, start, end, out, size, plus_one, average):
+    """Integer bins of Fast R-CNN RoI pooling along one axis.
+
+    The RoI [start, end] (image coordinates, rounded) has length ``end - start`` (+1 with
+    ``plus_one``), at least 1; bin p covers [floor(p L / out), ceil((p + 1) L / out)) from the RoI
+    start, clipped to the image. With ``average`` each element weighs 1 / (elements in its bin).
+    """
+    s = _round_half_away(xp, start).astype(numpy.int64)
+    e = _round_half_away(xp, end).astype(numpy.int64)
+    length = xp.maximum(e - s + int(plus_one), 1)[:, None]
+    p = xp.arange(out)
+    lo = xp.clip(p * length // out + s[:, None], 0, size)
+    hi = xp.clip(-(-(p + 1) * length // out) + s[:, None], 0, size)
+    counts = hi - lo
+    d = xp.arange(max(_max_int(counts), 1))
+    idx = xp.minimum(lo[..., None] + d, size - 1)[..., None]
+    valid = d < counts[..., None]
+    w = xp.ones(idx.shape, numpy.float64)
+    if average:
+        w = w / xp.maximum(counts, 1)[..., None, None]
+    return idx, w, valid
+
+
+def align_axis(xp, start, end, out, size, sampling_ratio, average):
+    """Bilinear sample points of RoIAlign along one axis.
+
+    The RoI length is ``max(end - start, 1)``; bin p holds g points at start + (p + (i + .5) / g) L
+    / out, i < g, with g = ``sampling_ratio`` or ceil(L / out). Points beyond [-1, size] are dropped;
+    the rest are clamped into the image. With ``average`` weights are divided by g (dropped points
+    still count, as in Mask R-CNN).
+    """
+    length = xp.maximum(end - start, 1.0)
+    bin_size = (length / out)[:, None, None]
+    if sampling_ratio is None:
+        g = xp.ceil(length / out).astype(numpy.int64)
+    else:
+        g = xp.full(length.shape, sampling_ratio, numpy.int64)
+    g = g[:, None, None]
+    i = xp.arange(max(_max_int(g), 1))
+    pos = start[:, None, None] + bin_size * (xp.arange(out)[:, None] + (i + 0.5) / g)
+    valid = (i < g) & (pos >= -1.0) & (pos <= size)
+    pos = xp.maximum(pos, 0.0)
+    low = xp.floor(pos).astype(numpy.int64)
+    edge = low >= size - 1
+    low = xp.where(edge, size - 1, low)
+    high = xp.where(edge, size - 1, low + 1)
+    frac = xp.where(edge, 0.0, pos - low)
+    idx = xp.stack([low, high], axis=-1)
+    w = xp.stack([1.0 - frac, frac], axis=-1)
+    if average:
+        w = w / g[..., None]
+    return idx, w, valid
+
+
+def axis_matrix(xp, axis, size, dtype):
+    """(R, out, size) matrix of an axis: the weight each bin gives each input coordinate."""
+    idx, w, valid = axis
+    w = xp.where(valid[..., None], w, 0.0)
+    onehot = idx[..., None] == xp.arange(size)
+    return (onehot * w[..., None]).sum(axis=(2, 3)).astype(dtype)
+
+
+# --- the ops' shared bases ------------------------------------------------------------------------
+
+class RoIOp(FunctionNode):
+    """Base of the RoI ops; inputs (x, rois, roi_indices), rois as (y_min, x_min, y_max, x_max).
+
+    Subclasses set ``_fname`` and get ``_axes(xp, boxes, shape, average) -> (rows, cols)`` from
+    ``BinAxes`` or ``AlignAxes``.
+    """
+
+    _fname = ""
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        self._outh, self._outw = parse_outsize(self._fname, outsize)
+        self._scale = parse_spatial_scale(self._fname, spatial_scale)
+        self._sampling_ratio = parse_sampling_ratio(self._fname, sampling_ratio)
+
+    def _parse(self, inputs):
+        """(x, boxes scaled to x's coordinates as float64 (R, 4), batch indices (R,))."""
+        fname = self._fname
+        if len(inputs) != 3:
+            raise TypeError(f"{fname}: expected inputs (x, rois, roi_indices), got {len(inputs)} inputs")
+        x, rois, roi_indices = inputs
+        check_image(fname, x)
+        utils.check_float(fname, "rois", rois)
+        utils.check_same_dtype(fname, x=x, rois=rois)
+        if rois.ndim != 2 or rois.shape[1] != 4:
+            raise ValueError(f"{fname}: rois must have shape (R, 4) as (y_min, x_min, y_max, x_max), "
+                             f"got {tuple(rois.shape)}")
+        if roi_indices.dtype.kind not in "iu":
+            raise TypeError(f"{fname}: roi_indices must be an integer array, got dtype {roi_indices.dtype}")
+        check_batch_indices(fname, "roi_indices", roi_indices, rois.shape[0], x.shape[0])
+        return x, rois.astype(numpy.float64) * self._scale, roi_indices
+
+    def _grad_x(self, indexes, gx):
+        return tuple(gx if i == 0 else None for i in indexes)
+
+
+class BinAxes:
+    """RoI pooling's integer bins (``_plus_one``: Fast R-CNN's inclusive box ends)."""
+
+    _plus_one = False
+
+    def _axes(self, xp, boxes, shape, average):
+        h, w = shape[2:]
+        return (bin_axis(xp, boxes[:, 0], boxes[:, 2], self._outh, h, self._plus_one, average),
+                bin_axis(xp, boxes[:, 1], boxes[:, 3], self._outw, w, self._plus_one, average))
+
+
+class AlignAxes:
+    """RoIAlign's bilinear sample points."""
+
+    def _axes(self, xp, boxes, shape, average):
+        h, w = shape[2:]
+        ratio_h, ratio_w = self._sampling_ratio
+        return (align_axis(xp, boxes[:, 0], boxes[:, 2], self._outh, h, ratio_h, average),
+                align_axis(xp, boxes[:, 1], boxes[:, 3], self._outw, w, ratio_w, average))
+
+
+class RoIMax(RoIOp):
+    """Max over each bin's samples; an empty bin gives 0 and passes no gradient."""
+
+    def forward(self, inputs):
+        x, boxes, batch = self._parse(inputs)
+        xp = backend.get_array_module(x)
+        rows, cols = self._axes(xp, boxes, x.shape, average=False)
+        y, self._points, self._weights = separable_max(xp, x, batch, rows, cols)
+        self._x_shape = x.shape
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        gx = PointScatter(self._points, self._weights, self._x_shape).apply(grad_outputs)[0]
+        return self._grad_x(indexes, gx)
+
+
+class RoIAverage(RoIOp):
+    """Weighted mean of each bin's samples, as y[r] = A[r] @ x[batch[r]] @ B[r]^T."""
+
+    def forward(self, inputs):
+        x, boxes, batch = self._parse(inputs)
+        xp = backend.get_array_module(x)
+        rows, cols = self._axes(xp, boxes, x.shape, average=True)
+        n, _, h, w = x.shape
+        a = axis_matrix(xp, rows, h, x.dtype)
+        b = fold_batch(xp, axis_matrix(xp, cols, w, x.dtype), batch, n)
+        self._matrices = (a, b)
+        return resample(x, a, b),
+
+    def backward(self, indexes, grad_outputs):
+        gx = ResampleT(*self._matrices, self.inputs[0].shape).apply(grad_outputs)[0]
+        return self._grad_x(indexes, gx)
+
+
+def separable_max(xp, x, batch, rows, cols):
+    """Max over the samples of each bin.
+
+    Returns y (R, C, out_h, out_w) and, for the chosen samples, the flat indices into ``x`` and the
+    weights of the input elements they interpolate (both (R, C, out_h, out_w, K)).
+    """
+    ry, wy, vy = rows
+    cx, wx, vx = cols
+    n, c, h, w = x.shape
+    r, out_h, gh, ky = ry.shape
+    out_w, gw, kx = cx.shape[1:]
+    xt = x.transpose(0, 2, 3, 1)
+    b = batch.reshape(r, 1, 1, 1, 1)
+    vals = 0
+    for a in range(ky):
+        for e in range(kx):
+            weight = (wy[:, :, None, :, None, a] * wx[:, None, :, None, :, e]).astype(x.dtype)
+            vals = vals + weight[..., None] * xt[b, ry[:, :, None, :, None, a], cx[:, None, :, None, :, e]]
+    valid = (vy[:, :, None, :, None] & vx[:, None, :, None, :]).reshape(r, out_h, out_w, gh * gw)
+    vals = xp.where(valid[..., None], vals.reshape(r, out_h, out_w, gh * gw, c), x.dtype.type(-numpy.inf))
+    best = vals.argmax(axis=3)
+    y = xp.take_along_axis(vals, best[:, :, :, None], axis=3)[:, :, :, 0]
+    empty = ~valid.any(axis=-1)[..., None]
+    y = xp.where(empty, x.dtype.type(0), y)
+
+    ri = xp.arange(r)[:, None, None, None]
+    rows_at = (ri, xp.arange(out_h)[:, None, None], best // gw)
+    cols_at = (ri, xp.arange(out_w)[:, None], best % gw)
+    flat = ((batch.reshape(r, 1, 1, 1, 1, 1) * c + xp.arange(c)[:, None, None]) * h
+            + ry[rows_at][..., :, None]) * w + cx[cols_at][..., None, :]
+    weights = wy[rows_at][..., :, None] * wx[cols_at][..., None, :]
+    weights = xp.where(empty[..., None, None], 0.0, weights).astype(x.dtype)
+    k = ky * kx
+    to_rc = (0, 3, 1, 2, 4)
+    return (xp.ascontiguousarray(y.transpose(0, 3, 1, 2)),
+            flat.reshape(r, out_h, out_w, c, k).transpose(to_rc),
+            weights.reshape(r, out_h, out_w, c, k).transpose(to_rc))
+
+
+def fold_batch(xp, b, batch, n):
+    """(R, out, W) -> (R, out, N * W): each RoI's matrix placed in the block of its image."""
+    r, out, w = b.shape
+    onehot = (batch[:, None] == xp.arange(n)).astype(b.dtype)
+    return (onehot[:, None, :, None] * b[:, :, None, :]).reshape(r, out, n * w)
+
+
+def resample(x, a, b):
+    """y[r] = a[r] @ x[batch[r]] @ b[r]^T, the batch selection folded into ``b`` (R, out_w, N * W)."""
+    xp = backend.get_array_module(x)
+    n, c, h, w = x.shape
+    xt = x.transpose(1, 2, 0, 3).reshape(c, h, n * w)
+    t = xp.matmul(xt[None], b.transpose(0, 2, 1)[:, None])
+    return xp.matmul(a[:, None], t)
+
+
+def resample_t(g, a, b, x_shape):
+    """Adjoint of ``resample``: gx = sum_r a[r]^T @ g[r] @ b[r], shaped like x."""
+    xp = backend.get_array_module(g)
+    n, c, h, w = x_shape
+    u = xp.matmul(a.transpose(0, 2, 1)[:, None], g)
+    gx = xp.tensordot(u, b, axes=([0, 3], [0, 1]))
+    return xp.ascontiguousarray(gx.reshape(c, h, n, w).transpose(2, 0, 1, 3))
+
+
+class Resample(FunctionNode):
+    def __init__(self, a, b, x_shape):
+        self._args = (a, b, x_shape)
+
+    def forward(self, inputs):
+        return resample(inputs[0], *self._args[:2]),
+
+    def backward(self, indexes, grad_outputs):
+        return ResampleT(*self._args).apply(grad_outputs)
+
+
+class ResampleT(FunctionNode):
+    def __init__(self, a, b, x_shape):
+        self._args = (a, b, x_shape)
+
+    def forward(self, inputs):
+        return resample_t(inputs[0], *self._args),
+
+    def backward(self, indexes, grad_outputs):
+        return Resample(*self._args).apply(grad_outputs)
+
+
+class PointGather(FunctionNode):
+    """y = sum_k weights[..., k] * x.ravel()[points[..., k]]."""
+
+    def __init__(self, points, weights, x_shape):
+        self._args = (points, weights, x_shape)
+
+    def forward(self, inputs):
+        points, weights, _ = self._args
+        return utils.force_array((inputs[0].ravel()[points] * weights).sum(axis=-1)),
+
+    def backward(self, indexes, grad_outputs):
+        return PointScatter(*self._args).apply(grad_outputs)
+
+
+class PointScatter(FunctionNode):
+    """Adjoint of PointGather: each g[...] * weights[..., k] added at x.ravel()[points[..., k]]."""
+
+    def __init__(self, points, weights, x_shape):
+        self._args = (points, weights, x_shape)
+
+    def forward(self, inputs):
+        g = inputs[0]
+        points, weights, x_shape = self._args
+        xp = backend.get_array_module(g)
+        # bincount sums in float64 whatever g's dtype; the result is cast back to it.
+        gx = xp.bincount(points.ravel(), weights=(g[..., None] * weights).ravel(),
+                         minlength=utils.size_of_shape(x_shape))
+        return gx.astype(g.dtype).reshape(x_shape),
+
+    def backward(self, indexes, grad_outputs):
+        return PointGather(*self._args).apply(grad_outputs)

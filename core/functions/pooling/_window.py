@@ -1,0 +1,210 @@
+"""Sliding-window machinery shared by the pooling ops: window geometry, patch views and their adjoints.
+
+A ``Geometry`` describes N-d windows of size ``ksize`` moved by ``stride`` over an input of spatial
+shape ``dims`` padded by ``pad`` (plus whatever extra right padding ``outs`` windows need, which is
+how ``cover_all`` is realised). Four linear FunctionNodes come in adjoint pairs, so each one's
+backward is the other and double backprop comes free:
+
+* ``WindowSum`` (sum over each window, times a coefficient) and ``WindowSpread`` (copy each value
+  back over its window, summing overlaps): average pooling and unpooling.
+* ``WindowGather`` (pick one element per window by index) and ``WindowScatter`` (put each value at
+  its index inside its window): max pooling's backward and upsampling.
+"""
+import itertools
+
+import numpy
+
+from kusari import backend, utils
+from kusari.function_node import FunctionNode
+from kusari.utils.conv import as_tuple, get_conv_outsize
+
+
+class Geometry:
+    """Windows ``ksize`` with ``stride`` and ``pad`` over spatial ``dims``, giving ``outs`` positions."""
+
+    def __init__(self, dims, ksize, stride, pad, outs):
+        self.dims = tuple(dims)
+        self.ksize = tuple(ksize)
+        self.stride = tuple(stride)
+        self.pad = tuple(pad)
+        self.outs = tuple(outs)
+
+    @property
+    def window_size(self) -> int:
+        return utils.size_of_shape(self.ksize)
+
+    def _high_pad(self):
+        return tuple(max(0, (o - 1) * s + k - d - p)
+                     for d, k, s, p, o in zip(self.dims, self.ksize, self.stride, self.pad, self.outs))
+
+    def padding_only(self):
+        """Boolean array of shape ``outs``: windows holding no input element; None if there are none."""
+        mask = numpy.zeros((), bool)
+        for d, k, s, p, o in zip(self.dims, self.ksize, self.stride, self.pad, self.outs):
+            starts = numpy.arange(o) * s - p
+            mask = numpy.logical_or.outer(mask, (starts >= d) | (starts + k <= 0))
+        return mask if mask.any() else None
+
+    def patches(self, x, pad_value=0):
+        """A strided view of shape ``(n, c, *outs, *ksize)`` over ``x`` padded with ``pad_value``."""
+        xp = backend.get_array_module(x)
+        widths = ((0, 0), (0, 0)) + tuple(zip(self.pad, self._high_pad()))
+        if any(w != (0, 0) for w in widths):
+            x = xp.pad(x, widths, mode="constant", constant_values=pad_value)
+        spatial = x.strides[2:]
+        shape = x.shape[:2] + self.outs + self.ksize
+        strides = x.strides[:2] + tuple(st * s for st, s in zip(spatial, self.stride)) + spatial
+        return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
+
+    def flat_patches(self, x, pad_value=0):
+        """The patches as ``(n, c, *outs, prod(ksize))`` (a copy)."""
+        return self.patches(x, pad_value).reshape(x.shape[:2] + self.outs + (self.window_size,))
+
+    def col2im(self, col):
+        """Adjoint of ``patches``: sum ``col`` of shape ``(n, c, *outs, *ksize)`` into ``(n, c, *dims)``."""
+        xp = backend.get_array_module(col)
+        padded_dims = tuple(p + d + h for p, d, h in zip(self.pad, self.dims, self._high_pad()))
+        out = xp.zeros(col.shape[:2] + padded_dims, col.dtype)
+        # One strided add per offset inside the window: prod(ksize) vectorized steps.
+        for offset in itertools.product(*(range(k) for k in self.ksize)):
+            target = (slice(None), slice(None)) + tuple(
+                slice(o, o + s * (n - 1) + 1, s) for o, s, n in zip(offset, self.stride, self.outs))
+            out[target] += col[(Ellipsis,) + offset]
+        crop = (slice(None), slice(None)) + tuple(slice(p, p + d) for p, d in zip(self.pad, self.dims))
+        return xp.ascontiguousarray(out[crop])
+
+
+def window_args(fname, x, nd, ksize, stride, pad):
+    """Validate float array ``x`` (``nd`` spatial axes, None: any) and the window arguments.
+
+    Returns ``(ksize, stride, pad)`` as tuples; ``stride`` defaults to ``ksize``.
+    """
+    utils.check_float(fname, "x", x)
+    if nd is not None:
+        utils.check_ndim(fname, "x", x, nd + 2)
+    elif x.ndim < 3:
+        raise ValueError(f"{fname}: x must have at least 3 dimensions (n, c, spatial...), "
+                         f"got shape {tuple(x.shape)}")
+    nd = x.ndim - 2
+    ksize = as_tuple(ksize, nd, fname, "ksize")
+    stride = ksize if stride is None else as_tuple(stride, nd, fname, "stride")
+    pad = as_tuple(pad, nd, fname, "pad")
+    if min(ksize) < 1:
+        raise ValueError(f"{fname}: ksize must be positive, got {ksize}")
+    if min(stride) < 1:
+        raise ValueError(f"{fname}: stride must be positive, got {stride}")
+    if min(pad) < 0:
+        raise ValueError(f"{fname}: pad must be non-negative, got {pad}")
+    return ksize, stride, pad
+
+
+def pooling_geometry(fname, x, nd, ksize, stride, pad, cover_all):
+    """Validate pooling of ``x`` (see ``window_args``) and return its Geometry."""
+    ksize, stride, pad = window_args(fname, x, nd, ksize, stride, pad)
+    dims = tuple(x.shape[2:])
+    outs = tuple(get_conv_outsize(d, k, s, p, cover_all)
+                 for d, k, s, p in zip(dims, ksize, stride, pad))
+    if min(outs) <= 0:
+        raise ValueError(f"{fname}: window ksize={ksize} with stride={stride}, pad={pad} does not fit "
+                         f"in x.shape[2:]={dims} (output size {outs})")
+    return Geometry(dims, ksize, stride, pad, outs)
+
+
+def window_sum(x, geom, coeff=None):
+    y = geom.patches(x).sum(axis=tuple(range(-len(geom.ksize), 0)))
+    if coeff is not None:
+        y = y * coeff
+    return utils.force_array(y)
+
+
+def window_spread(g, geom, coeff=None):
+    if coeff is not None:
+        g = g * coeff
+    col = g.reshape(g.shape + (1,) * len(geom.ksize))
+    xp = backend.get_array_module(g)
+    return geom.col2im(xp.broadcast_to(col, g.shape + geom.ksize))
+
+
+def window_gather(x, geom, indexes):
+    xp = backend.get_array_module(x)
+    col = geom.flat_patches(x)
+    return xp.take_along_axis(col, indexes[..., None], axis=-1)[..., 0]
+
+
+def window_scatter(g, geom, indexes):
+    xp = backend.get_array_module(g)
+    hit = indexes[..., None] == xp.arange(geom.window_size)
+    col = xp.where(hit, g[..., None], g.dtype.type(0))
+    return geom.col2im(col.reshape(g.shape + geom.ksize))
+
+
+def window_max(x, geom):
+    """Max over each window and the flat in-window index of the max.
+
+    Padding never wins; a window lying entirely in the padding gives 0 (its index points into the
+    padding, so it passes no gradient).
+    """
+    xp = backend.get_array_module(x)
+    col = geom.flat_patches(x, pad_value=-numpy.inf)
+    indexes = col.argmax(axis=-1)
+    y = xp.take_along_axis(col, indexes[..., None], axis=-1)[..., 0]
+    empty = geom.padding_only()
+    if empty is not None:
+        y = xp.where(xp.asarray(empty), x.dtype.type(0), y)
+    return y, indexes
+
+
+class WindowSum(FunctionNode):
+    """Sum over each window times ``coeff`` (a scalar or an array of shape ``outs``)."""
+
+    def __init__(self, geom, coeff=None):
+        self._geom = geom
+        self._coeff = coeff
+
+    def forward(self, inputs):
+        return window_sum(inputs[0], self._geom, self._coeff),
+
+    def backward(self, indexes, grad_outputs):
+        return WindowSpread(self._geom, self._coeff).apply(grad_outputs)
+
+
+class WindowSpread(FunctionNode):
+    """Each value times ``coeff`` copied over its window; overlapping windows add up."""
+
+    def __init__(self, geom, coeff=None):
+        self._geom = geom
+        self._coeff = coeff
+
+    def forward(self, inputs):
+        return window_spread(inputs[0], self._geom, self._coeff),
+
+    def backward(self, indexes, grad_outputs):
+        return WindowSum(self._geom, self._coeff).apply(grad_outputs)
+
+
+class WindowGather(FunctionNode):
+    """The element at flat in-window position ``indexes`` of each window (padding reads as 0)."""
+
+    def __init__(self, geom, indexes):
+        self._geom = geom
+        self._indexes = indexes
+
+    def forward(self, inputs):
+        return window_gather(inputs[0], self._geom, self._indexes),
+
+    def backward(self, indexes, grad_outputs):
+        return WindowScatter(self._geom, self._indexes).apply(grad_outputs)
+
+
+class WindowScatter(FunctionNode):
+    """Each value put at flat in-window position ``indexes`` of its window; overlaps add up."""
+
+    def __init__(self, geom, indexes):
+        self._geom = geom
+        self._indexes = indexes
+
+    def forward(self, inputs):
+        return window_scatter(inputs[0], self._geom, self._indexes),
+
+    def backward(self, indexes, grad_outputs):
+        return WindowGather(self._geom, self._indexes).apply(grad_outputs)

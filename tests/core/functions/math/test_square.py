@@ -1,0 +1,26 @@
+import numpy
+import pytest
+
+import kusari.functions as F
+from kusari import testing
+
+
+@testing.parameterize(*testing.product({
+    "shape": [(3, 2), ()],
+    "dtype": [numpy.float32, numpy.float64],
+}))
+class TestSquare(testing.FunctionTestCase):
+    def generate_inputs(self):
+        return numpy.asarray(numpy.random.uniform(-2, 2, self.shape)).astype(self.dtype),
+
+    def forward(self, inputs, device):
+        return F.square(inputs[0]),
+
+    def forward_expected(self, inputs):
+        x = inputs[0].astype(numpy.float64)
+        return (x * x).astype(self.dtype),
+
+
+def test_integer_input_rejected():
+    with pytest.raises(TypeError, match="square: x must be a floating-point array"):
+        F.square(numpy.arange(3))

@@ -1,0 +1,111 @@
+import math
+
+import numpy
+import pytest
+
+import kusari
+import kusari.functions as F
+from kusari import testing
+
+# (y_min, x_min, y_max, x_max) in image coordinates; with spatial_scale 0.6 on a 7 x 6 map:
+# inside, reaching past the border, tiny, entirely outside.
+ROIS = numpy.array([[1.3, 2.1, 9.7, 8.2], [-4.1, -3.3, 13.2, 11.1],
+                    [5.5, 4.7, 5.2, 5.3], [15.0, 18.0, 20.0, 25.0]])
+ROI_INDICES = numpy.array([0, 1, 1, 0], numpy.int32)
+
+
+def _bilinear(image, y, x):
+    """Interpolated image (c, h, w) at (y, x); None outside [-1, h] x [-1, w] (Mask R-CNN's rule)."""
+    h, w = image.shape[1:]
+    if y < -1 or y > h or x < -1 or x > w:
+        return None
+    y, x = max(y, 0.0), max(x, 0.0)
+    y0, x0 = int(math.floor(y)), int(math.floor(x))
+    if y0 >= h - 1:
+        y0 = y1 = h - 1
+        y = float(y0)
+    else:
+        y1 = y0 + 1
+    if x0 >= w - 1:
+        x0 = x1 = w - 1
+        x = float(x0)
+    else:
+        x1 = x0 + 1
+    ly, lx = y - y0, x - x0
+    return ((1 - ly) * (1 - lx) * image[:, y0, x0] + (1 - ly) * lx * image[:, y0, x1]
+            + ly * (1 - lx) * image[:, y1, x0] + ly * lx * image[:, y1, x1])
+
+
+def _reference(x, rois, roi_indices, outsize, scale, sampling_ratio):
+    out_h, out_w = outsize
+    y = numpy.zeros((len(rois), x.shape[1], out_h, out_w))
+    for r, box in enumerate(rois):
+        y0, x0, y1, x1 = (float(v) * scale for v in box)
+        bin_h, bin_w = max(y1 - y0, 1.0) / out_h, max(x1 - x0, 1.0) / out_w
+        grid_h = sampling_ratio[0] or math.ceil(bin_h)
+        grid_w = sampling_ratio[1] or math.ceil(bin_w)
+        for p in range(out_h):
+            for q in range(out_w):
+                total = 0.0
+                for i in range(grid_h):
+                    for j in range(grid_w):
+                        v = _bilinear(x[roi_indices[r]], y0 + p * bin_h + (i + 0.5) * bin_h / grid_h,
+                                      x0 + q * bin_w + (j + 0.5) * bin_w / grid_w)
+                        if v is not None:
+                            total = total + v
+                y[r, :, p, q] = total / (grid_h * grid_w)
+    return y
+
+
+@testing.parameterize(*testing.product({
+    "outsize": [(3, 2), 2],
+    "sampling_ratio": [None, 2, (1, 3)],
+    "dtype": [numpy.float32, numpy.float64],
+}))
+class TestROIAverageAlign2D(testing.FunctionTestCase):
+    def setup(self):
+        self.out = self.outsize if isinstance(self.outsize, tuple) else (self.outsize,) * 2
+        ratio = self.sampling_ratio
+        self.ratio = ratio if isinstance(ratio, tuple) else (ratio, ratio)
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, (2, 3, 7, 6)).astype(self.dtype),
+
+    def forward(self, inputs, device):
+        x, = inputs
+        return F.roi_average_align_2d(x, ROIS.astype(x.dtype), ROI_INDICES, self.outsize, 0.6,
+                                      self.sampling_ratio),
+
+    def forward_expected(self, inputs):
+        x, = inputs
+        y = _reference(x.astype(numpy.float64), ROIS, ROI_INDICES, self.out, 0.6, self.ratio)
+        return y.astype(self.dtype),
+
+
+def test_constant_image_inside_the_box_averages_to_the_constant():
+    x = numpy.full((1, 2, 8, 8), 3.0)
+    y = F.roi_average_align_2d(x, numpy.array([[1.0, 1.5, 6.0, 6.5]]), numpy.array([0]), 3, 1.0, 2)
+    numpy.testing.assert_allclose(y.array, numpy.full((1, 2, 3, 3), 3.0))
+
+
+def test_gradient_of_a_single_sample_is_its_bilinear_weights():
+    x = kusari.Variable(numpy.zeros((1, 1, 4, 4)))
+    # one bin, one sample at the box centre (1.75, 1.5)
+    y = F.roi_average_align_2d(x, numpy.array([[1.25, 1.0, 2.25, 2.0]]), numpy.array([0]), 1, 1.0, 1)
+    y.backward()
+    expected = numpy.zeros((4, 4))
+    expected[1:3, 1:3] = [[0.25 * 0.5, 0.25 * 0.5], [0.75 * 0.5, 0.75 * 0.5]]
+    numpy.testing.assert_allclose(x.grad[0, 0], expected)
+
+
+def test_bad_sampling_ratio_rejected():
+    x = numpy.zeros((1, 1, 4, 4), numpy.float32)
+    with pytest.raises(ValueError, match=r"roi_average_align_2d: sampling_ratio must be None, an int >= 1 "
+                                         r"or a pair of them, got 0"):
+        F.roi_average_align_2d(x, numpy.zeros((1, 4), numpy.float32), numpy.zeros(1, numpy.int32), 2, 1.0, 0)
+
+
+def test_roi_indices_out_of_range_rejected():
+    x = numpy.zeros((1, 1, 4, 4), numpy.float32)
+    with pytest.raises(ValueError, match=r"roi_average_align_2d: roi_indices must lie in \[0, 1\)"):
+        F.roi_average_align_2d(x, numpy.zeros((1, 4), numpy.float32), numpy.array([-1]), 2, 1.0)
