@@ -6,53 +6,56 @@ import threading
 import numpy
 
 
-class GlobalConfig:
-    """Process-wide defaults; every thread's ``config`` falls back to these."""
+class LocalConfig(threading.local):
+    """Per-thread configuration. Unset entries fall through to the class attributes, which are the
+    process-wide defaults (``global_config``): a read is a plain attribute lookup, no Python hook."""
 
-    def __init__(self):
-        self.train = True
-        self.enable_backprop = True
-        self.type_check = os.environ.get("KUSARI_TYPE_CHECK", "1") != "0"
-        self.debug = os.environ.get("KUSARI_DEBUG", "0") == "1"
-        self.dtype = numpy.dtype(os.environ.get("KUSARI_DTYPE", "float32"))
-        self.use_cudnn = os.environ.get("KUSARI_USE_CUDNN", "auto")
-        self.cudnn_deterministic = os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1"
-        self.use_static_graph = True
-        self.keep_graph_on_report = False
-        self.lazy_grad_sum = False
-        self.in_recomputing = False
-        self.schedule_func = None
+    train = True
+    enable_backprop = True
+    type_check = os.environ.get("KUSARI_TYPE_CHECK", "1") != "0"
+    debug = os.environ.get("KUSARI_DEBUG", "0") == "1"
+    dtype = numpy.dtype(os.environ.get("KUSARI_DTYPE", "float32"))
+    use_cudnn = os.environ.get("KUSARI_USE_CUDNN", "auto")
+    cudnn_deterministic = os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1"
+    use_static_graph = True
+    keep_graph_on_report = False
+    lazy_grad_sum = False
+    in_recomputing = False
+    schedule_func = None
 
     def show(self, file=None):
-        """Print every configuration entry and its value."""
+        """Print every configuration entry with this thread's value."""
         import sys
         file = file or sys.stdout
-        for k in sorted(vars(self)):
+        for k in sorted(_entries()):
             print(f"{k:<24}{getattr(self, k)}", file=file)
 
 
-class LocalConfig(threading.local):
-    """Per-thread overrides; unset entries are read from ``global_config``."""
+def _entries():
+    return [k for k, v in vars(LocalConfig).items()
+            if not k.startswith("_") and not callable(v) and not isinstance(v, property)]
 
-    def __init__(self, base):
-        self._base = base
+
+class GlobalConfig:
+    """Process-wide defaults; setting an entry here changes it for every thread that has not overridden it."""
 
     def __getattr__(self, name):
-        return getattr(self._base, name)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(LocalConfig, name)
 
-    def __delattr__(self, name):
-        self.__dict__.pop(name, None)
+    def __setattr__(self, name, value):
+        setattr(LocalConfig, name, value)
 
     def show(self, file=None):
         import sys
         file = file or sys.stdout
-        keys = set(vars(self._base)) | {k for k in self.__dict__ if k != "_base"}
-        for k in sorted(keys):
-            print(f"{k:<24}{getattr(self, k)}", file=file)
+        for k in sorted(_entries()):
+            print(f"{k:<24}{getattr(LocalConfig, k)}", file=file)
 
 
 global_config = GlobalConfig()
-config = LocalConfig(global_config)
+config = LocalConfig()
 
 _UNSET = object()
 

@@ -220,9 +220,15 @@ class Optimizer:
             hook.deleted(self)
 
     def call_hooks(self, timing="pre"):
+        """Call the hooks of ``timing``: ``hook(optimizer)``, or ``hook(rule, param)`` per parameter
+        for hooks with ``call_for_each_param``."""
         hooks = self._pre_update_hooks if timing == "pre" else self._post_update_hooks
         for hook in list(hooks.values()):
-            hook(self)
+            if getattr(hook, "call_for_each_param", False):
+                for param in self.target.params():
+                    hook(param.update_rule, param)
+            else:
+                hook(self)
 
     # loss scaling -----------------------------------------------------------------------
     def loss_scaling(self, interval=1000, scale=None):

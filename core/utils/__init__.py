@@ -6,11 +6,11 @@ from kusari import backend
 
 def force_array(x, dtype=None):
     """``x`` as an ndarray (NumPy turns 0-d results into scalars; this undoes that)."""
-    if isinstance(x, numpy.generic) or numpy.isscalar(x):
-        return numpy.asarray(x, dtype=dtype)
-    if dtype is not None and x.dtype != dtype:
-        return x.astype(dtype, copy=False)
-    return x
+    if type(x) is numpy.ndarray or not (isinstance(x, numpy.generic) or numpy.isscalar(x)):
+        if dtype is not None and x.dtype != dtype:
+            return x.astype(dtype, copy=False)
+        return x
+    return numpy.asarray(x, dtype=dtype)
 
 
 def force_type(dtype, value):
@@ -75,9 +75,12 @@ def normalize_axis(fname: str, axis, ndim: int):
     axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
     out = []
     for a in axes:
-        if not -ndim <= a < max(ndim, 1):
+        if not -ndim <= a < ndim:
             raise ValueError(f"{fname}: axis {a} is out of bounds for an array of dimension {ndim}")
-        out.append(int(a) % max(ndim, 1))
+        out.append(int(a) % ndim)
     if len(set(out)) != len(out):
         raise ValueError(f"{fname}: duplicate value in axis {axis}")
     return tuple(sorted(out))
+
+
+from kusari.utils.sparse import CooMatrix, get_order, to_coo  # NOQA  (after the helpers it imports)

@@ -1,13 +1,12 @@
-"""Private building blocks of the loss functions: option and label checks, a pointwise-loss base, small differentiable ops.
+"""Private helpers of the loss functions: option and label checks, a pointwise-loss base, small ops.
 
-The ops here (sigmoid, softplus, softmax, logsumexp, hinge, safe_sqrt) are what the losses need in
+The ops here (sigmoid, softplus, softmax, logsumexp, relu, safe_sqrt, matmul) are what the losses need in
 their forward or backward passes; their backwards are built from differentiable kusari functions, so
 every loss that uses them stays twice differentiable.
 """
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-
-NO_REDUCE = "no"
+from kusari.variable import as_array
 
 
 def check_reduce(fname: str, reduce, allowed) -> None:
@@ -32,11 +31,6 @@ def check_label_range(fname: str, argname: str, t, n: int, ignore_label=None) ->
     if bool(bad.any()):
         allowed = f"[0, {n})" + ("" if ignore_label is None else f" or equal ignore_label={ignore_label}")
         raise ValueError(f"{fname}: {argname} values must be in {allowed}, found {int(t[bad][0])}")
-
-
-def as_array(x):
-    """The array of a Variable, or ``x`` itself."""
-    return getattr(x, "array", x)
 
 
 class PointwiseLoss(FunctionNode):
@@ -74,7 +68,7 @@ class PointwiseLoss(FunctionNode):
             loss = loss.mean()
         elif self.reduce == "sum_along_second_axis":
             loss = loss.sum(axis=1)
-        return utils.force_array(loss, x0.dtype),
+        return utils.force_array(loss),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.reshape import reshape
@@ -146,6 +140,16 @@ class Softmax(FunctionNode):
         return gx - y * broadcast_to(_sum(gx, axis=self._axis, keepdims=True), y.shape),
 
 
+def log_softmax_and_softmax(xp, x, axis):
+    """Arrays log(softmax(x)) and softmax(x) along ``axis``, from one exp pass."""
+    z = x - x.max(axis=axis, keepdims=True)
+    e = xp.exp(z)
+    total = e.sum(axis=axis, keepdims=True)
+    z -= xp.log(total)
+    e /= total
+    return z, e
+
+
 def sigmoid(x):
     return Sigmoid().apply((x,))[0]
 
@@ -168,7 +172,7 @@ def logsumexp(x, axis):
     return log(_sum(exp(x - m), axis=axis)) + m.squeeze(axis=axis)
 
 
-def hinge(x):
+def relu(x):
     """max(x, 0) of a Variable (its gradient is the constant mask x > 0)."""
     data = as_array(x)
     return x * (data > 0).astype(data.dtype)

@@ -1,7 +1,7 @@
 """black_out: BlackOut loss, a discriminative sampled approximation of a large softmax."""
 from kusari import backend, utils
-from kusari.functions.loss._common import (as_array, check_label_range, check_labels,
-                                           check_reduce, logsumexp)
+from kusari.functions.loss._common import check_label_range, check_labels, check_reduce, logsumexp
+from kusari.variable import as_array
 
 
 def _validate(x, t, W, samples):

@@ -5,7 +5,9 @@ scores is softmax(x) minus the posterior occupancy of each label.
 """
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import as_array, check_label_range, check_labels, check_reduce
+from kusari.functions.loss._common import (check_label_range, check_labels, check_reduce,
+                                           log_softmax_and_softmax)
+from kusari.variable import as_array
 
 # Log of "impossible": finite, so that sums and differences of impossible scores stay NaN-free.
 _LOG_ZERO = -1e30
@@ -49,8 +51,7 @@ class ConnectionistTemporalClassification(FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         x = xp.stack(inputs)
         n_step, n_batch, _ = x.shape
-        z = x - x.max(axis=2, keepdims=True)
-        log_y = z - xp.log(xp.exp(z).sum(axis=2, keepdims=True))
+        log_y, self._y = log_softmax_and_softmax(xp, x, axis=2)
 
         # The extended label path: blank, t_0, blank, t_1, ..., blank.
         path = xp.full((n_batch, 2 * self.t.shape[1] + 1), self.blank_symbol, self.t.dtype)
@@ -79,11 +80,10 @@ class ConnectionistTemporalClassification(FunctionNode):
 
         self._alpha = alpha
         self._log_likelihood = log_likelihood
-        self._y = xp.exp(log_y)
         loss = -log_likelihood
         if self.reduce == "mean":
             loss = loss.sum() * (1.0 / max(n_batch, 1))
-        return utils.force_array(loss, x.dtype),
+        return utils.force_array(loss),
 
     def _occupancy(self, xp):
         """Posterior probability of each class at each step, shape (T, B, V)."""
@@ -97,7 +97,8 @@ class ConnectionistTemporalClassification(FunctionNode):
         for i in range(n_step - 1, -1, -1):
             if i < n_step - 1:
                 moved = _from_next(xp, beta[i + 1] + self._log_p_path[i + 1], self._skip)
-                beta[i] = xp.where(self._in_path & (i < self.input_length - 1)[:, None], moved, _LOG_ZERO)
+                reachable = self._in_path & (i < self.input_length - 1)[:, None]
+                beta[i] = xp.where(reachable, moved, _LOG_ZERO)
             beta[i] = xp.where(final & (i == self.input_length - 1)[:, None], 0, beta[i])
         post = xp.exp(alpha + beta - self._log_likelihood[:, None])
         post *= (xp.arange(n_step)[:, None] < self.input_length)[:, :, None]

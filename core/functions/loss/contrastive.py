@@ -40,7 +40,7 @@ class Contrastive(FunctionNode):
         loss = (similar * dist_sq + (1 - similar) * gap * gap) * 0.5
         if self.reduce == "mean":
             loss = loss.sum() * (1.0 / max(len(x0), 1))
-        return utils.force_array(loss, x0.dtype),
+        return utils.force_array(loss),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.reshape import reshape

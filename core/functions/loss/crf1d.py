@@ -1,8 +1,8 @@
 """crf1d and argmax_crf1d: negative log-likelihood and Viterbi decoding of a linear-chain CRF."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import (as_array, check_label_range, check_labels,
-                                           check_reduce, logsumexp)
+from kusari.functions.loss._common import check_label_range, check_labels, check_reduce, logsumexp
+from kusari.variable import as_array
 
 
 class _ConcatRows(FunctionNode):

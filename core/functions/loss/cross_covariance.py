@@ -26,7 +26,7 @@ class CrossCovariance(FunctionNode):
         cov = yc.T @ zc * (1.0 / max(len(y), 1))
         if self.reduce == "no":
             return cov,
-        return utils.force_array(xp.vdot(cov, cov) * 0.5, y.dtype),
+        return utils.force_array(xp.vdot(cov, cov) * 0.5),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.transpose import transpose

@@ -21,7 +21,7 @@ class DeCov(FunctionNode):
         cov *= self._off_diagonal
         if self.reduce == "no":
             return cov,
-        return utils.force_array(xp.vdot(cov, cov) * 0.5, h.dtype),
+        return utils.force_array(xp.vdot(cov, cov) * 0.5),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.transpose import transpose

@@ -4,7 +4,8 @@ De Brabandere et al., "Semantic Instance Segmentation with a Discriminative Loss
 (https://arxiv.org/abs/1708.02551).
 """
 from kusari import backend, utils
-from kusari.functions.loss._common import as_array, check_labels, hinge, safe_sqrt
+from kusari.functions.loss._common import check_labels, relu, safe_sqrt
+from kusari.variable import as_array
 
 
 def _norm(x, axis, norm):
@@ -76,12 +77,12 @@ def discriminative_margin_based_clustering_loss(embeddings, labels, delta_v, del
     means = _sum(emb * masks, axis=(3, 4)) * (1 / xp.maximum(pixel_count, 1))
 
     spread = _norm((reshape(means, means.shape + (1, 1)) - emb) * masks, 2, norm)
-    pulled = hinge(spread - float(delta_v))
+    pulled = relu(spread - float(delta_v))
     per_instance = _sum(pulled * pulled, axis=(1, 2, 3)) * (1 / xp.maximum(masks.sum(axis=(1, 2, 3, 4)), 1))
     l_var = _sum(per_instance) * (1.0 / k)
 
     gaps = reshape(means, (k, 1, n_batch, k)) - reshape(means, (1, k, n_batch, k))
-    pushed = hinge(2.0 * float(delta_d) - _norm(gaps, 3, norm))
+    pushed = relu(2.0 * float(delta_d) - _norm(gaps, 3, norm))
     upper = xp.triu(xp.ones((k, k), dtype), 1)[:, :, None]
     n_pairs = k * (k - 1) // 2
     l_dist = _sum(pushed * pushed * upper) * (1.0 / max(n_pairs * n_batch, 1))

@@ -37,7 +37,7 @@ class Hinge(FunctionNode):
             loss = loss * loss
         if self.reduce == "mean":
             loss = loss.sum() * (1.0 / max(len(x), 1))
-        return utils.force_array(loss, x.dtype),
+        return utils.force_array(loss),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

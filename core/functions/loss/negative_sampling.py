@@ -1,8 +1,8 @@
 """negative_sampling: word2vec's negative-sampling loss, a sampled stand-in for a large softmax."""
 from kusari import backend, utils
-from kusari.functions.loss._common import (as_array, check_label_range, check_labels,
-                                           check_reduce, softplus)
+from kusari.functions.loss._common import check_label_range, check_labels, check_reduce, softplus
 from kusari.utils import argument
+from kusari.variable import as_array
 
 _IGNORE_LABEL = -1
 

@@ -32,11 +32,11 @@ class SigmoidCrossEntropy(FunctionNode):
         self._target = target
         if self.reduce == "no":
             self._weight = valid
-            return utils.force_array(loss, x.dtype),
+            return utils.force_array(loss),
         count = int(valid.sum()) if self.normalize else len(x)
         coeff = 1.0 / max(count, 1)
         self._weight = valid * coeff
-        return utils.force_array(loss.sum() * coeff, x.dtype),
+        return utils.force_array(loss.sum() * coeff),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

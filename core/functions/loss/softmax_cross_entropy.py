@@ -1,15 +1,11 @@
 """softmax_cross_entropy: cross entropy of softmax(x) along axis 1 against class labels or soft targets."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import check_label_range, check_reduce, softmax
+from kusari.functions.loss._common import (check_label_range, check_reduce, log_softmax_and_softmax,
+                                           softmax)
 from kusari.variable import Variable
 
 _SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
-
-
-def _log_softmax(xp, x):
-    z = x - x.max(axis=1, keepdims=True)
-    return z - xp.log(xp.exp(z).sum(axis=1, keepdims=True))
 
 
 def _label_index(xp, t):
@@ -59,9 +55,9 @@ class SoftmaxCrossEntropy(FunctionNode):
         else:
             raise TypeError(f"softmax_cross_entropy: t must hold signed integer labels or float soft "
                             f"targets, got dtype {t.dtype} (shape={t.shape})")
-        log_y = _log_softmax(xp, x)
+        log_y, y = log_softmax_and_softmax(xp, x, axis=1)
         self.retain_inputs((0,))
-        self._y = xp.exp(log_y) if self.cache_score else None
+        self._y = y if self.cache_score else None
         if t.dtype.kind == "f":
             return self._soft_target_forward(xp, x, t, log_y)
         return self._label_forward(xp, x, t, log_y)
@@ -103,7 +99,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             weight *= coeff
             loss = loss.sum() * coeff
         self._weight = weight
-        return utils.force_array(loss, x.dtype),
+        return utils.force_array(loss),
 
     def _soft_target_forward(self, xp, x, t, log_y):
         if self.soft_target_loss == "kl-divergence":
@@ -119,7 +115,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             # Mean over every position (N and the axes after the class axis).
             self._weight = 1.0 / max(loss.size, 1)
             loss = loss.sum() * self._weight
-        return utils.force_array(loss, x.dtype),
+        return utils.force_array(loss),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.reshape import reshape

@@ -30,7 +30,7 @@ class Triplet(FunctionNode):
         loss = xp.maximum(dist, 0)
         if self.reduce == "mean":
             loss = loss.sum() * (1.0 / max(len(anchor), 1))
-        return utils.force_array(loss, anchor.dtype),
+        return utils.force_array(loss),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.reshape import reshape

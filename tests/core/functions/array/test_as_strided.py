@@ -55,3 +55,12 @@ def test_shape_and_strides_length_mismatch_rejected():
 def test_integer_arrays_are_accepted():
     y = F.as_strided(numpy.arange(6), (2, 2), (3, 1), 1)
     numpy.testing.assert_array_equal(y.array, [[1, 2], [4, 5]])
+
+
+@pytest.mark.gpu
+@testing.parameterize(*testing.product({
+    "dtype": [numpy.float32], "case": [((4,), (3, 2), (1, 1), 0), ((8,), (3, 3), (-1, 2), 3)],
+    "device": ["@cupy:0"],
+}))
+class TestAsStridedGPU(TestAsStrided):
+    pass

@@ -78,8 +78,16 @@ def test_bad_shapes_rejected():
     with pytest.raises(ValueError, match=r"deformable_convolution_2d_sampler: offset.shape=\(1, 18, 3, 3\) "
                                          r"but .* need \(1, 18, 2, 2\)"):
         F.deformable_convolution_2d_sampler(x, numpy.ones((1, 18, 3, 3), numpy.float32), W)
-    with pytest.raises(ValueError, match="deformable_convolution_2d_sampler: x has 2 channels but W expects 1"):
+    with pytest.raises(ValueError, match="x has 2 channels but W expects 1"):
         F.deformable_convolution_2d_sampler(x, numpy.ones((1, 18, 2, 2), numpy.float32),
                                             numpy.ones((3, 1, 3, 3), numpy.float32))
     with pytest.raises(TypeError, match="deformable_convolution_2d_sampler: dtypes must match"):
         F.deformable_convolution_2d_sampler(x, numpy.ones((1, 18, 2, 2)), W)
+
+
+@pytest.mark.gpu
+@testing.parameterize(*testing.product({
+    "dtype": [numpy.float32], "case": [((2, 1), (1, 0), True)], "device": ["@cupy:0"],
+}))
+class TestDeformableConvolution2DSamplerGPU(TestDeformableConvolution2DSampler):
+    pass

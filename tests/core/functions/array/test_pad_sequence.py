@@ -30,7 +30,7 @@ class TestPadSequence(testing.FunctionTestCase):
 
 def test_bad_inputs_rejected():
     a = numpy.ones((3, 2), numpy.float32)
-    with pytest.raises(ValueError, match=r"pad_sequence: length=2 is shorter than the longest sequence \(3\)"):
+    with pytest.raises(ValueError, match=r"pad_sequence: length=2 is shorter than the longest .* \(3\)"):
         F.pad_sequence([a], length=2)
     with pytest.raises(ValueError, match=r"pad_sequence: xs\[1\].shape=\(3, 4\) and xs\[0\].shape=\(3, 2\) "
                                          "differ after the first"):

@@ -61,3 +61,12 @@ def test_bad_arguments_rejected():
         F.resize_images(numpy.ones((2, 2), numpy.float32), (3, 3))
     with pytest.raises(TypeError, match="resize_images: x must be a floating-point array"):
         F.resize_images(numpy.ones((1, 1, 2, 2), numpy.int32), (3, 3))
+
+
+@pytest.mark.gpu
+@testing.parameterize(*testing.product({
+    "dtype": [numpy.float32], "out_shape": [(7, 4)], "mode": ["bilinear", "nearest"],
+    "align_corners": [True, False], "device": ["@cupy:0"],
+}))
+class TestResizeImagesGPU(TestResizeImages):
+    pass

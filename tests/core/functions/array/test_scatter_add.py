@@ -52,3 +52,12 @@ def test_bad_inputs_rejected():
         F.scatter_add(a, 0, numpy.ones(2, numpy.float32))
     with pytest.raises(IndexError, match="scatter_add: cannot add"):
         F.scatter_add(a, numpy.array([5]), numpy.ones(3, numpy.float32))
+
+
+@pytest.mark.gpu
+@testing.parameterize(*testing.product({
+    "dtype": [numpy.float32], "case": [(numpy.array([0, 2, 0]), (3, 3)), (MASK, (3, 3))],
+    "device": ["@cupy:0"],
+}))
+class TestScatterAddGPU(TestScatterAdd):
+    pass

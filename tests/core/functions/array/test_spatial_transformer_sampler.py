@@ -57,8 +57,9 @@ def test_corners_of_the_grid_hit_corner_pixels():
 
 def test_bad_inputs_rejected():
     x = numpy.ones((2, 1, 3, 3), numpy.float32)
-    with pytest.raises(ValueError, match=r"spatial_transformer_sampler: grid must have shape \(n, 2, h_O, w_O\), "
-                                         r"got \(2, 3, 1, 1\)"):
+    grid = numpy.ones((2, 2, 1, 1), numpy.float32)
+    with pytest.raises(ValueError, match=r"spatial_transformer_sampler: grid must have shape "
+                                         r"\(n, 2, h_O, w_O\), got \(2, 3, 1, 1\)"):
         F.spatial_transformer_sampler(x, numpy.ones((2, 3, 1, 1), numpy.float32))
     with pytest.raises(ValueError, match=r"spatial_transformer_sampler: grid.shape\[0\]=1 does not match "
                                          r"x.shape\[0\]=2"):
@@ -66,4 +67,12 @@ def test_bad_inputs_rejected():
     with pytest.raises(TypeError, match="spatial_transformer_sampler: dtypes must match"):
         F.spatial_transformer_sampler(x, numpy.ones((2, 2, 1, 1)))
     with pytest.raises(ValueError, match="spatial_transformer_sampler: x must be 4-dimensional"):
-        F.spatial_transformer_sampler(numpy.ones((2, 3, 3), numpy.float32), numpy.ones((2, 2, 1, 1), numpy.float32))
+        F.spatial_transformer_sampler(numpy.ones((2, 3, 3), numpy.float32), grid)
+
+
+@pytest.mark.gpu
+@testing.parameterize(*testing.product({
+    "dtype": [numpy.float32], "out_shape": [(3, 4)], "device": ["@cupy:0"],
+}))
+class TestSpatialTransformerSamplerGPU(TestSpatialTransformerSampler):
+    pass

@@ -206,3 +206,11 @@ def test_bad_options_rejected():
         F.softmax_cross_entropy(x, t, reduce="sum")
     with pytest.raises(ValueError, match="softmax_cross_entropy: soft_target_loss must be 'cross-entropy' or 'kl-divergence', got 'mse'"):
         F.softmax_cross_entropy(x, t, soft_target_loss="mse")
+
+
+def test_enable_double_backprop_flag_gives_the_same_loss():
+    x = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    t = numpy.array([0, 3, -1], numpy.int32)
+    a = F.softmax_cross_entropy(x, t, enable_double_backprop=True)
+    b = F.softmax_cross_entropy(x, t)
+    assert a.array == b.array
