@@ -35,3 +35,6 @@ from kusari import serializer  # NOQA
 from kusari import computational_graph  # NOQA
 from kusari import reporter  # NOQA
 from kusari.reporter import Reporter, Summary, DictSummary, get_current_reporter, report, report_scope  # NOQA
+from kusari import links  # NOQA
+from kusari import optimizers, optimizer_hooks, serializers  # NOQA
+from kusari import distributions  # NOQA

@@ -145,7 +145,9 @@ class UpdateRule:
             probe._state = {}
             dummy = numpy.zeros(1, numpy.float32)
             probe.init_state(Variable(dummy, grad=dummy))
-            self._state = {key: serializer(key, None) for key in probe._state}
+            loaded = {key: serializer(key, None) for key in probe._state}
+            # keys missing from a non-strict load are left to init_state
+            self._state = {k: v for k, v in loaded.items() if v is not None} or None
             return
         for key in sorted(self._state):
             value = self._state[key]
@@ -181,7 +183,6 @@ class Optimizer:
         self.epoch = 0
         self._pre_update_hooks = {}
         self._post_update_hooks = {}
-        self._loss_scale_good_steps = 0
         return self
 
     def _check_setup(self):
@@ -232,14 +233,15 @@ class Optimizer:
 
     # loss scaling -----------------------------------------------------------------------
     def loss_scaling(self, interval=1000, scale=None):
-        """Use dynamic loss scaling (``scale`` None) or a fixed ``scale``.
+        """Use dynamic loss scaling (``scale`` None) or a fixed ``scale`` (Chainer's schedule).
 
-        Dynamic: start at 2**16; halve and skip the step when a gradient is not finite; double
-        after ``interval`` finite steps.
+        Dynamic: start at 1, double after every finite step until the first overflow, then grow by
+        2**(1/interval) per finite step; halve on an overflow, whose step is skipped. The scale stays
+        within [1, 65504] (float16's largest value).
         """
         self._loss_scaling_interval = None if scale is not None else interval
-        self._loss_scale = float(scale) if scale is not None else 2.0 ** 16
-        self._loss_scale_good_steps = 0
+        self._loss_scale = float(scale) if scale is not None else 1.0
+        self._loss_scaling_overflowed = False
 
     def set_loss_scale(self, loss_scale):
         self._loss_scaling_interval = None
@@ -264,15 +266,16 @@ class Optimizer:
         """Adapt the dynamic loss scale; returns whether the step is safe to apply."""
         if self._loss_scaling_interval is None:
             return True
-        if self.is_safe_to_update():
-            self._loss_scale_good_steps += 1
-            if self._loss_scale_good_steps >= self._loss_scaling_interval:
-                self._loss_scale *= 2.0
-                self._loss_scale_good_steps = 0
-            return True
-        self._loss_scale = max(self._loss_scale / 2.0, 1.0)
-        self._loss_scale_good_steps = 0
-        return False
+        safe = self.is_safe_to_update()
+        if not safe:
+            multiplier = 0.5
+            self._loss_scaling_overflowed = True
+        elif self._loss_scaling_overflowed:
+            multiplier = 2.0 ** (1.0 / self._loss_scaling_interval)
+        else:
+            multiplier = 2.0
+        self._loss_scale = min(max(self._loss_scale * multiplier, 1.0), 65504.0)
+        return safe
 
     def serialize(self, serializer):
         self.t = serializer("t", self.t)
@@ -328,7 +331,8 @@ class GradientMethod(Optimizer):
                     param.update_rule.use_fp32_update(flag)
 
     def reallocate_cleared_grads(self):
-        """Give parameters that took part in no backward a zero gradient (so rules with state still step)."""
+        """Give parameters that took part in no backward a zero gradient, as Chainer does (rules with
+        state, e.g. momentum, still step)."""
         for param in self.target.params():
             if param.grad is None and param.array is not None:
                 param.zerograd()
@@ -345,6 +349,7 @@ class GradientMethod(Optimizer):
             for param in self.target.params():
                 param._loss_scale = None
             return
+        self.reallocate_cleared_grads()
         self.call_hooks("pre")
         self.t += 1
         for param in self.target.params():

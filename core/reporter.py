@@ -1,5 +1,6 @@
 """Reporter: collect named observations (loss, accuracy, ...) during a step; Summary statistics over steps."""
 import contextlib
+import json
 import threading
 
 import numpy
@@ -154,10 +155,9 @@ class DictSummary:
         return stats
 
     def serialize(self, serializer):
-        names = list(self._summaries) if not getattr(serializer, "is_loading", False) else None
-        stored = serializer("_names", ",".join(names) if names is not None else "")
-        if names is None:
-            names = [n for n in str(stored).split(",") if n]
+        # the key list goes as JSON so that any key (commas included) survives the round trip
+        names = json.loads(str(serializer("_names", json.dumps(list(self._summaries)))))
+        if serializer.is_loading:
             self._summaries = {n: Summary() for n in names}
         for name in names:
             self._summaries[name].serialize(serializer[name])

@@ -6,6 +6,7 @@ then runs a script in it that trains a small fixed-seed model for two Adam steps
 
 - ``model.npz``: the model saved by ``chainer.serializers.save_npz``;
 - ``optimizer.npz``: the Adam optimizer after two steps;
+- ``model_step3.npz``: the model after a third Adam step on the same loss;
 - ``expected.npz``: the inputs ``x`` and ``ids``, the model's test-mode output ``y`` after two steps,
   and ``y_step3``: the test-mode output after one more Adam step on the same loss.
 
@@ -33,7 +34,9 @@ class Net(chainer.Chain):
     def __init__(self):
         super().__init__()
         with self.init_scope():
-            self.conv = L.Convolution2D(1, 2, ksize=3, pad=1)
+            # no bias before BatchNormalization: its gradient is zero up to rounding, which Adam
+            # would amplify into an arbitrary +-alpha step and make step-3 outputs incomparable
+            self.conv = L.Convolution2D(1, 2, ksize=3, pad=1, nobias=True)
             self.bn = L.BatchNormalization(2)
             self.embed = L.EmbedID(10, 4)
             self.fc = L.Linear(2 * 4 * 4 + 4, 3)
@@ -64,6 +67,7 @@ with chainer.using_config("train", False):
 chainer.serializers.save_npz(out + "/model.npz", model)
 chainer.serializers.save_npz(out + "/optimizer.npz", opt)
 opt.update(loss_fn, model, x, ids)
+chainer.serializers.save_npz(out + "/model_step3.npz", model)
 with chainer.using_config("train", False):
     y3 = model(x, ids).array
 np.savez(out + "/expected.npz", x=x, ids=ids, y=y, y_step3=y3)

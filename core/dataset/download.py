@@ -10,6 +10,7 @@ import gzip
 import hashlib
 import http.client
 import os
+import secrets
 import shutil
 import sys
 import tempfile
@@ -184,9 +185,15 @@ def _is_transient(error: BaseException) -> bool:
 
 
 def _temp_path(directory: str, name: str) -> str:
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=directory)
-    os.close(fd)
-    return tmp
+    """A new empty file next to the target (same file system, so the final rename is atomic)."""
+    while True:
+        tmp = os.path.join(directory, f".{name}.{secrets.token_hex(4)}.part")
+        try:
+            # unlike tempfile.mkstemp (mode 0600), this honours the umask like a normal file
+            os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+        except FileExistsError:
+            continue
+        return tmp
 
 
 def _download_once(url: str, directory: str, name: str, timeout: float) -> str:

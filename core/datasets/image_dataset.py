@@ -139,7 +139,8 @@ class ZippedImageDataset(DatasetMixin):
         return _read_image(io.BytesIO(data), self._dtype)
 
     def get_example(self, i):
-        return self.read(self._paths[i])
+        """Example ``i``; a str is taken as a file name in the archive (as Chainer allows)."""
+        return self.read(i if isinstance(i, str) else self._paths[i])
 
 
 class MultiZippedImageDataset(DatasetMixin):

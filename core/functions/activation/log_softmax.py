@@ -1,7 +1,16 @@
 """log_softmax: the logarithm of softmax, x - logsumexp(x) along an axis."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.activation.softmax import single_axis
+from kusari.functions.activation.softmax import shifted_exp, single_axis
+
+
+def log_softmax_and_softmax(xp, x, axis):
+    """Arrays ``log(softmax(x))`` and ``softmax(x)`` along ``axis`` from one exp pass (for losses
+    that need both, such as softmax_cross_entropy)."""
+    z, e, total = shifted_exp(xp, x, axis)
+    z -= xp.log(total)
+    e /= total
+    return z, e
 
 
 class LogSoftmax(FunctionNode):
@@ -13,8 +22,8 @@ class LogSoftmax(FunctionNode):
         utils.check_float("log_softmax", "x", x)
         self.axis = single_axis("log_softmax", self.axis, x)
         xp = backend.get_array_module(x)
-        y = x - x.max(axis=self.axis, keepdims=True)
-        y -= xp.log(xp.exp(y).sum(axis=self.axis, keepdims=True))
+        y, _, total = shifted_exp(xp, x, self.axis)
+        y -= xp.log(total)
         self.retain_outputs((0,))
         return y,
 

@@ -14,6 +14,14 @@ def single_axis(fname, axis, x):
     return utils.normalize_axis(fname, axis, x.ndim)[0]
 
 
+def shifted_exp(xp, x, axis):
+    """``z = x - max(x)``, ``exp(z)`` and its sum (axis kept) along ``axis``: the overflow-free
+    start shared by softmax, log_softmax and the losses built on them."""
+    z = x - x.max(axis=axis, keepdims=True)
+    e = xp.exp(z)
+    return z, e, e.sum(axis=axis, keepdims=True)
+
+
 class Softmax(FunctionNode):
     def __init__(self, axis):
         self.axis = axis
@@ -23,8 +31,8 @@ class Softmax(FunctionNode):
         utils.check_float("softmax", "x", x)
         self.axis = single_axis("softmax", self.axis, x)
         xp = backend.get_array_module(x)
-        e = xp.exp(x - x.max(axis=self.axis, keepdims=True))
-        e /= e.sum(axis=self.axis, keepdims=True)
+        _, e, total = shifted_exp(xp, x, self.axis)
+        e /= total
         self.retain_outputs((0,))
         return e,
 

@@ -4,6 +4,11 @@ from kusari.function_node import FunctionNode
 from kusari.functions.activation.sigmoid import sigmoid
 
 
+def softplus_array(xp, x):
+    """``log(1 + exp(x))`` of an array, computed as ``max(x, 0) + log1p(exp(-|x|))`` (no overflow)."""
+    return xp.maximum(x, 0) + xp.log1p(xp.exp(-abs(x)))
+
+
 class Softplus(FunctionNode):
     def __init__(self, beta):
         self.beta = beta
@@ -13,10 +18,7 @@ class Softplus(FunctionNode):
         utils.check_float("softplus", "x", x)
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        bx = x * self.beta
-        # max(bx, 0) + log1p(exp(-|bx|)) equals log(1 + exp(bx)) without overflow.
-        y = xp.maximum(bx, 0) + xp.log1p(xp.exp(-abs(bx)))
-        return utils.force_array(y * (1.0 / self.beta)),
+        return utils.force_array(softplus_array(xp, x * self.beta) * (1.0 / self.beta)),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -1,28 +1,7 @@
 """local_convolution_2d: a 2-d convolution with a separate (unshared) filter at every output position."""
-from kusari import backend, utils
-from kusari.function_node import FunctionNode
+from kusari import utils
 from kusari.functions.connection.im2col import im2col
 from kusari.utils import conv
-
-
-class _BatchMatMul(FunctionNode):
-    """``a @ b`` per leading index: (P, N, K) @ (P, K, O) -> (P, N, O)."""
-
-    def forward(self, inputs):
-        a, b = inputs
-        self.retain_inputs((0, 1))
-        return backend.get_array_module(a).matmul(a, b),
-
-    def backward(self, indexes, grad_outputs):
-        from kusari.functions.array.transpose import transpose
-        a, b = self.get_retained_inputs()
-        gy, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            ret.append(_BatchMatMul().apply((gy, transpose(b, (0, 2, 1))))[0])
-        if 1 in indexes:
-            ret.append(_BatchMatMul().apply((transpose(a, (0, 2, 1)), gy))[0])
-        return tuple(ret)
 
 
 def _check(x, W, b, stride):
@@ -62,6 +41,7 @@ def local_convolution_2d(x, W, b=None, stride=1):
     """
     from kusari.functions.array.reshape import reshape
     from kusari.functions.array.transpose import transpose
+    from kusari.functions.math.matmul import matmul
     stride = conv.as_tuple(stride, 2, "local_convolution_2d", "stride")
     if min(stride) < 1:
         raise ValueError(f"local_convolution_2d: stride must be positive, got {stride}")
@@ -71,6 +51,7 @@ def local_convolution_2d(x, W, b=None, stride=1):
     p = h_out * w_out
     col = reshape(im2col(x, W.shape[4:], stride), (n, -1, p))
     w = reshape(W, (c_out, p, -1))
-    y = _BatchMatMul().apply((transpose(col, (2, 0, 1)), transpose(w, (1, 2, 0))))[0]
+    # (P, N, K) @ (P, K, C_out): one matrix product per output position.
+    y = matmul(transpose(col, (2, 0, 1)), transpose(w, (1, 2, 0)))
     y = reshape(transpose(y, (1, 2, 0)), (n, c_out, h_out, w_out))
     return y if b is None else y + b

@@ -1,8 +1,7 @@
 """Private helpers of the loss functions: option and label checks, a pointwise-loss base, small ops.
 
-The ops here (sigmoid, softplus, softmax, logsumexp, relu, safe_sqrt, matmul) are what the losses need in
-their forward or backward passes; their backwards are built from differentiable kusari functions, so
-every loss that uses them stays twice differentiable.
+The losses use the public ops (sigmoid, softplus, softmax, logsumexp, relu, matmul) for their
+differentiable parts; only what has no public equivalent lives here.
 """
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
@@ -21,6 +20,30 @@ def check_labels(fname: str, argname: str, t) -> None:
     if t.dtype.kind != "i":
         raise TypeError(f"{fname}: {argname} must be a signed integer label array, got dtype "
                         f"{t.dtype} (shape={tuple(t.shape)})")
+
+
+def check_margin(fname: str, margin) -> float:
+    """``margin`` as a float; ValueError unless it is positive."""
+    margin = float(margin)
+    if not margin > 0:
+        raise ValueError(f"{fname}: margin must be positive, got {margin}")
+    return margin
+
+
+def check_sampled_inputs(fname: str, x, t, W) -> None:
+    """Checks of the sampled-softmax losses: x (N, D) and W (V, D) of one float dtype, labels t (N,)."""
+    utils.check_float(fname, "x", x)
+    utils.check_float(fname, "W", W)
+    utils.check_same_dtype(fname, x=x, W=W)
+    utils.check_ndim(fname, "x", x, 2)
+    utils.check_ndim(fname, "W", W, 2)
+    check_labels(fname, "t", t)
+    if t.shape != x.shape[:1]:
+        raise ValueError(f"{fname}: t.shape={t.shape} does not match x.shape[0]={x.shape[0]} "
+                         f"(x.shape={x.shape})")
+    if W.shape[1] != x.shape[1]:
+        raise ValueError(f"{fname}: x.shape[1]={x.shape[1]} does not match W.shape[1]={W.shape[1]} "
+                         f"(x.shape={x.shape}, W.shape={W.shape})")
 
 
 def check_label_range(fname: str, argname: str, t, n: int, ignore_label=None) -> None:
@@ -87,122 +110,11 @@ class PointwiseLoss(FunctionNode):
         raise NotImplementedError
 
 
-class Sigmoid(FunctionNode):
-    """Elementwise logistic function 1 / (1 + exp(-x))."""
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_outputs((0,))
-        # tanh form: no overflow for large |x|, and Python constants keep the dtype.
-        return utils.force_array(backend.get_array_module(x).tanh(x * 0.5) * 0.5 + 0.5),
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * y * (1 - y),
-
-
-class Softplus(FunctionNode):
-    """Elementwise log(1 + exp(x)), computed without overflow."""
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.maximum(x, 0) + xp.log1p(xp.exp(-abs(x)))),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * sigmoid(x),
-
-
-class Softmax(FunctionNode):
-    """Softmax along ``axis``; ``y`` is an already computed result to reuse instead of recomputing."""
-
-    def __init__(self, axis, y=None):
-        self._axis = axis
-        self._y = y
-
-    def forward(self, inputs):
-        x, = inputs
-        y, self._y = self._y, None
-        if y is None:
-            xp = backend.get_array_module(x)
-            y = xp.exp(x - x.max(axis=self._axis, keepdims=True))
-            y /= y.sum(axis=self._axis, keepdims=True)
-        self.retain_outputs((0,))
-        return y,
-
-    def backward(self, indexes, grad_outputs):
-        from kusari.functions.array.broadcast import broadcast_to
-        from kusari.functions.math.sum import sum as _sum
-        y, = self.get_retained_outputs()
-        gx = y * grad_outputs[0]
-        return gx - y * broadcast_to(_sum(gx, axis=self._axis, keepdims=True), y.shape),
-
-
-def log_softmax_and_softmax(xp, x, axis):
-    """Arrays log(softmax(x)) and softmax(x) along ``axis``, from one exp pass."""
-    z = x - x.max(axis=axis, keepdims=True)
-    e = xp.exp(z)
-    total = e.sum(axis=axis, keepdims=True)
-    z -= xp.log(total)
-    e /= total
-    return z, e
-
-
-def sigmoid(x):
-    return Sigmoid().apply((x,))[0]
-
-
-def softplus(x):
-    return Softplus().apply((x,))[0]
-
-
-def softmax(x, axis=1, y=None):
-    return Softmax(axis, y).apply((x,))[0]
-
-
-def logsumexp(x, axis):
-    """log(sum(exp(x), axis)) of a Variable, shifted by the (constant) maximum for stability."""
-    from kusari.functions.math.exponential import exp, log
-    from kusari.functions.math.sum import sum as _sum
-    xp = backend.get_array_module(x)
-    m = as_array(x).max(axis=axis, keepdims=True)
-    m = xp.where(xp.isfinite(m), m, 0)
-    return log(_sum(exp(x - m), axis=axis)) + m.squeeze(axis=axis)
-
-
-def relu(x):
-    """max(x, 0) of a Variable (its gradient is the constant mask x > 0)."""
-    data = as_array(x)
-    return x * (data > 0).astype(data.dtype)
-
-
 def safe_sqrt(s):
     """sqrt of a non-negative Variable whose gradient is taken as 0 where ``s`` is 0 (not inf)."""
     data = as_array(s)
     zero = (data == 0).astype(data.dtype)
     return (s + zero) ** 0.5 * (1 - zero)
-
-
-class MatMul(FunctionNode):
-    """Product of two matrices."""
-
-    def forward(self, inputs):
-        a, b = inputs
-        self.retain_inputs((0, 1))
-        return a @ b,
-
-    def backward(self, indexes, grad_outputs):
-        from kusari.functions.array.transpose import transpose
-        a, b = self.get_retained_inputs()
-        gy, = grad_outputs
-        return tuple(matmul(gy, transpose(b)) if i == 0 else matmul(transpose(a), gy)
-                     for i in indexes)
-
-
-def matmul(a, b):
-    return MatMul().apply((a, b))[0]
 
 
 def center_columns(x):

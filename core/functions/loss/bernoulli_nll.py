@@ -1,5 +1,5 @@
 """bernoulli_nll: negative log-likelihood of data under a Bernoulli distribution with logits."""
-from kusari.functions.loss._common import PointwiseLoss, sigmoid
+from kusari.functions.loss._common import PointwiseLoss
 
 
 class BernoulliNLL(PointwiseLoss):
@@ -8,10 +8,11 @@ class BernoulliNLL(PointwiseLoss):
     reductions = ("sum", "no")
 
     def _loss(self, xp, x, y):
-        # softplus(y) - x * y, written so that exp never overflows.
-        return xp.maximum(y, 0) + xp.log1p(xp.exp(-abs(y))) - x * y
+        from kusari.functions.activation.softplus import softplus_array
+        return softplus_array(xp, y) - x * y
 
     def _grads(self, indexes, inputs, gy):
+        from kusari.functions.activation.sigmoid import sigmoid
         x, y = inputs
         return tuple(-(gy * y) if i == 0 else gy * (sigmoid(y) - x) for i in indexes)
 

@@ -1,27 +1,17 @@
 """black_out: BlackOut loss, a discriminative sampled approximation of a large softmax."""
 from kusari import backend, utils
-from kusari.functions.loss._common import check_label_range, check_labels, check_reduce, logsumexp
+from kusari.functions.loss._common import (check_label_range, check_labels, check_reduce,
+                                           check_sampled_inputs)
 from kusari.variable import as_array
 
 
 def _validate(x, t, W, samples):
-    utils.check_float("black_out", "x", x)
-    utils.check_float("black_out", "W", W)
-    utils.check_same_dtype("black_out", x=x, W=W)
-    utils.check_ndim("black_out", "x", x, 2)
-    utils.check_ndim("black_out", "W", W, 2)
-    check_labels("black_out", "t", t)
+    check_sampled_inputs("black_out", x, t, W)
     check_labels("black_out", "samples", samples)
     utils.check_ndim("black_out", "samples", samples, 2)
-    if t.shape != x.shape[:1]:
-        raise ValueError(f"black_out: t.shape={t.shape} does not match x.shape[0]={x.shape[0]} "
-                         f"(x.shape={x.shape})")
     if samples.shape[0] != x.shape[0]:
         raise ValueError(f"black_out: samples.shape[0]={samples.shape[0]} does not match "
                          f"x.shape[0]={x.shape[0]} (samples.shape={samples.shape}, x.shape={x.shape})")
-    if W.shape[1] != x.shape[1]:
-        raise ValueError(f"black_out: x.shape[1]={x.shape[1]} does not match W.shape[1]={W.shape[1]} "
-                         f"(x.shape={x.shape}, W.shape={W.shape})")
     check_label_range("black_out", "t", t, W.shape[0])
     check_label_range("black_out", "samples", samples, W.shape[0])
 
@@ -49,6 +39,7 @@ def black_out(x, t, W, samples, reduce="mean"):
     from kusari.functions.array.get_item import get_item
     from kusari.functions.array.reshape import reshape
     from kusari.functions.math.exponential import exp, log
+    from kusari.functions.math.logsumexp import logsumexp
     from kusari.functions.math.sum import mean, sum as _sum
     x_data, t_data, s_data = as_array(x), as_array(t), as_array(samples)
     _validate(x_data, t_data, as_array(W), s_data)

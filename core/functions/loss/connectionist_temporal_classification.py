@@ -5,8 +5,7 @@ scores is softmax(x) minus the posterior occupancy of each label.
 """
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import (check_label_range, check_labels, check_reduce,
-                                           log_softmax_and_softmax)
+from kusari.functions.loss._common import check_label_range, check_labels, check_reduce
 from kusari.variable import as_array
 
 # Log of "impossible": finite, so that sums and differences of impossible scores stay NaN-free.
@@ -51,6 +50,7 @@ class ConnectionistTemporalClassification(FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         x = xp.stack(inputs)
         n_step, n_batch, _ = x.shape
+        from kusari.functions.activation.log_softmax import log_softmax_and_softmax
         log_y, self._y = log_softmax_and_softmax(xp, x, axis=2)
 
         # The extended label path: blank, t_0, blank, t_1, ..., blank.

@@ -1,16 +1,13 @@
 """contrastive: contrastive loss of sample pairs labelled similar (1) or dissimilar (0)."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import check_labels, check_reduce
+from kusari.functions.loss._common import check_labels, check_margin, check_reduce
 
 
 class Contrastive(FunctionNode):
     def __init__(self, margin, reduce):
-        margin = float(margin)
-        if not margin > 0:
-            raise ValueError(f"contrastive: margin must be positive, got {margin}")
+        self.margin = check_margin("contrastive", margin)
         check_reduce("contrastive", reduce, ("mean", "no"))
-        self.margin = margin
         self.reduce = reduce
 
     def forward(self, inputs):

@@ -1,7 +1,7 @@
 """crf1d and argmax_crf1d: negative log-likelihood and Viterbi decoding of a linear-chain CRF."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import check_label_range, check_labels, check_reduce, logsumexp
+from kusari.functions.loss._common import check_label_range, check_labels, check_reduce
 from kusari.variable import as_array
 
 
@@ -93,6 +93,7 @@ def crf1d(cost, xs, ys, reduce="mean"):
     _validate("crf1d", cost, xs, ys)
     from kusari.functions.array.get_item import get_item
     from kusari.functions.array.reshape import reshape
+    from kusari.functions.math.logsumexp import logsumexp
     from kusari.functions.math.sum import mean
     n_label = as_array(cost).shape[0]
     alpha = xs[0]

@@ -1,7 +1,7 @@
 """cross_covariance: penalty on the cross-covariance between two sets of features."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import center_columns, check_reduce, matmul
+from kusari.functions.loss._common import center_columns, check_reduce
 
 
 class CrossCovariance(FunctionNode):
@@ -29,7 +29,7 @@ class CrossCovariance(FunctionNode):
         return utils.force_array(xp.vdot(cov, cov) * 0.5),
 
     def backward(self, indexes, grad_outputs):
-        from kusari.functions.array.transpose import transpose
+        from kusari.functions.math.matmul import matmul
         y, z = self.get_retained_inputs()
         gy, = grad_outputs
         inv_n = 1.0 / max(y.shape[0], 1)
@@ -38,9 +38,9 @@ class CrossCovariance(FunctionNode):
         if self.reduce == "no":
             gcov = gy * inv_n
         else:
-            gcov = matmul(transpose(yc), zc) * gy * (inv_n * inv_n)
+            gcov = matmul(yc, zc, transa=True) * gy * (inv_n * inv_n)
         # The products with centered matrices are already centered, so no mean to subtract.
-        return tuple(matmul(zc, transpose(gcov)) if i == 0 else matmul(yc, gcov) for i in indexes)
+        return tuple(matmul(zc, gcov, transb=True) if i == 0 else matmul(yc, gcov) for i in indexes)
 
 
 def cross_covariance(y, z, reduce="half_squared_sum"):

@@ -1,7 +1,7 @@
 """decov: DeCov penalty on the off-diagonal covariance of hidden activations."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import center_columns, check_reduce, matmul
+from kusari.functions.loss._common import center_columns, check_reduce
 
 
 class DeCov(FunctionNode):
@@ -25,6 +25,7 @@ class DeCov(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.transpose import transpose
+        from kusari.functions.math.matmul import matmul
         h, = self.get_retained_inputs()
         gy, = grad_outputs
         inv_n = 1.0 / max(h.shape[0], 1)
@@ -32,7 +33,7 @@ class DeCov(FunctionNode):
         if self.reduce == "no":
             gcov = gy * self._off_diagonal * inv_n
         else:
-            gcov = matmul(transpose(hc), hc) * gy * (self._off_diagonal * (inv_n * inv_n))
+            gcov = matmul(hc, hc, transa=True) * gy * (self._off_diagonal * (inv_n * inv_n))
         return matmul(hc, gcov + transpose(gcov)),
 
 

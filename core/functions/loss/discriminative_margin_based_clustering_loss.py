@@ -4,7 +4,7 @@ De Brabandere et al., "Semantic Instance Segmentation with a Discriminative Loss
 (https://arxiv.org/abs/1708.02551).
 """
 from kusari import backend, utils
-from kusari.functions.loss._common import check_labels, relu, safe_sqrt
+from kusari.functions.loss._common import check_labels, safe_sqrt
 from kusari.variable import as_array
 
 
@@ -61,6 +61,7 @@ def discriminative_margin_based_clustering_loss(embeddings, labels, delta_v, del
     tuple of three scalar Variables
         alpha * variance (pull) loss, beta * distance (push) loss, gamma * regularization loss.
     """
+    from kusari.functions.activation.relu import relu
     from kusari.functions.array.reshape import reshape
     from kusari.functions.math.sum import sum as _sum
     emb_data, labels = as_array(embeddings), as_array(labels)

@@ -1,6 +1,7 @@
 """negative_sampling: word2vec's negative-sampling loss, a sampled stand-in for a large softmax."""
-from kusari import backend, utils
-from kusari.functions.loss._common import check_label_range, check_labels, check_reduce, softplus
+from kusari import backend
+from kusari.functions.loss._common import (check_label_range, check_labels, check_reduce,
+                                           check_sampled_inputs)
 from kusari.utils import argument
 from kusari.variable import as_array
 
@@ -8,18 +9,7 @@ _IGNORE_LABEL = -1
 
 
 def _validate(x, t, W, sample_size):
-    utils.check_float("negative_sampling", "x", x)
-    utils.check_float("negative_sampling", "W", W)
-    utils.check_same_dtype("negative_sampling", x=x, W=W)
-    utils.check_ndim("negative_sampling", "x", x, 2)
-    utils.check_ndim("negative_sampling", "W", W, 2)
-    check_labels("negative_sampling", "t", t)
-    if t.shape != x.shape[:1]:
-        raise ValueError(f"negative_sampling: t.shape={t.shape} does not match x.shape[0]={x.shape[0]} "
-                         f"(x.shape={x.shape})")
-    if W.shape[1] != x.shape[1]:
-        raise ValueError(f"negative_sampling: x.shape[1]={x.shape[1]} does not match W.shape[1]="
-                         f"{W.shape[1]} (x.shape={x.shape}, W.shape={W.shape})")
+    check_sampled_inputs("negative_sampling", x, t, W)
     if int(sample_size) != sample_size or sample_size < 0:
         raise ValueError(f"negative_sampling: sample_size must be a non-negative integer, got {sample_size}")
     check_label_range("negative_sampling", "t", t, W.shape[0], _IGNORE_LABEL)
@@ -49,6 +39,7 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce="sum", **kwargs):
     """
     return_samples, = argument.parse_kwargs(kwargs, ("return_samples", False))
     check_reduce("negative_sampling", reduce, ("sum", "no"))
+    from kusari.functions.activation.softplus import softplus
     from kusari.functions.array.broadcast import broadcast_to
     from kusari.functions.array.get_item import get_item
     from kusari.functions.array.reshape import reshape

@@ -1,7 +1,7 @@
 """sigmoid_cross_entropy: binary cross entropy of pre-sigmoid scores against 0/1 labels."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import check_labels, check_reduce, sigmoid
+from kusari.functions.loss._common import check_labels, check_reduce
 
 _IGNORE_LABEL = -1
 
@@ -23,11 +23,11 @@ class SigmoidCrossEntropy(FunctionNode):
             raise ValueError("sigmoid_cross_entropy: x must have a batch axis, got a 0-dimensional array")
         if bool(((t != 0) & (t != 1) & (t != _IGNORE_LABEL)).any()):
             raise ValueError("sigmoid_cross_entropy: t values must be 0, 1 or -1 (ignored)")
+        from kusari.functions.activation.softplus import softplus_array
         xp = backend.get_array_module(x)
         valid = (t != _IGNORE_LABEL).astype(x.dtype)
         target = t.astype(x.dtype) * valid
-        # softplus(x) - x * t, without overflow.
-        loss = (xp.maximum(x, 0) + xp.log1p(xp.exp(-abs(x))) - x * target) * valid
+        loss = (softplus_array(xp, x) - x * target) * valid
         self.retain_inputs((0,))
         self._target = target
         if self.reduce == "no":
@@ -39,6 +39,7 @@ class SigmoidCrossEntropy(FunctionNode):
         return utils.force_array(loss.sum() * coeff),
 
     def backward(self, indexes, grad_outputs):
+        from kusari.functions.activation.sigmoid import sigmoid
         x, = self.get_retained_inputs()
         gx = (sigmoid(x) - self._target) * self._weight * grad_outputs[0]
         return tuple(gx if i == 0 else None for i in indexes)

@@ -1,8 +1,9 @@
 """softmax_cross_entropy: cross entropy of softmax(x) along axis 1 against class labels or soft targets."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import (check_label_range, check_reduce, log_softmax_and_softmax,
-                                           softmax)
+from kusari.functions.activation.log_softmax import log_softmax_and_softmax
+from kusari.functions.activation.softmax import Softmax, softmax
+from kusari.functions.loss._common import check_label_range, check_reduce
 from kusari.variable import Variable
 
 _SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
@@ -17,6 +18,23 @@ def _label_index(xp, t):
 
 def _as_3d(shape):
     return (shape[0], shape[1], utils.size_of_shape(shape[2:]))
+
+
+class _CachedSoftmax(Softmax):
+    """``softmax(x, axis=1)`` whose forward returns ``y``, the softmax the loss's forward computed.
+
+    Kept (instead of calling the public softmax) so that the backward of softmax_cross_entropy with
+    cache_score=True does not redo the exp pass over x; its backward is the public Softmax's.
+    """
+
+    def __init__(self, y):
+        super().__init__(1)
+        self._y = y
+
+    def forward(self, inputs):
+        y, self._y = self._y, None
+        self.retain_outputs((0,))
+        return y,
 
 
 class SoftmaxCrossEntropy(FunctionNode):
@@ -123,7 +141,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             return (None,) * len(indexes)
         x, = self.get_retained_inputs()
         gy, = grad_outputs
-        y = softmax(x, axis=1, y=self._y)
+        y = softmax(x, axis=1) if self._y is None else _CachedSoftmax(self._y).apply((x,))[0]
         self._y = None
         g = gy if self._weight is None else gy * self._weight
         if self._index is None:

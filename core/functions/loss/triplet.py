@@ -1,16 +1,13 @@
 """triplet: triplet margin loss on squared Euclidean distances."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.loss._common import check_reduce
+from kusari.functions.loss._common import check_margin, check_reduce
 
 
 class Triplet(FunctionNode):
     def __init__(self, margin, reduce):
-        margin = float(margin)
-        if not margin > 0:
-            raise ValueError(f"triplet: margin must be positive, got {margin}")
+        self.margin = check_margin("triplet", margin)
         check_reduce("triplet", reduce, ("mean", "no"))
-        self.margin = margin
         self.reduce = reduce
 
     def forward(self, inputs):

@@ -15,29 +15,6 @@ def _swap(a):
     return a.swapaxes(-1, -2)
 
 
-def _t(v):
-    from kusari.functions.array.transpose import transpose
-    return transpose(v, (0, 2, 1))
-
-
-class _MatMul(FunctionNode):
-    """Batched ``a @ b`` for (g, n, k) and (g, k, p) arrays."""
-
-    def forward(self, inputs):
-        a, b = inputs
-        self.retain_inputs((0, 1))
-        return backend.get_array_module(a).matmul(a, b),
-
-    def backward(self, indexes, grad_outputs):
-        a, b = self.get_retained_inputs()
-        gy, = grad_outputs
-        return tuple(_matmul(gy, _t(b)) if i == 0 else _matmul(_t(a), gy) for i in indexes)
-
-
-def _matmul(a, b):
-    return _MatMul().apply((a, b))[0]
-
-
 def _eigh(a):
     return backend.get_array_module(a).linalg.eigh(a)
 
@@ -53,10 +30,11 @@ class _InvSqrtm(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         # From W^2 A = I: W dW + dW W = -W^2 dA W^2, hence gA = -W^2 S W^2 with W S + S W = gW.
+        from kusari.functions.math.matmul import matmul
         w, = self.get_retained_outputs()
         s = _SymSylvester().apply((w, grad_outputs[0]))[0]
-        w2 = _matmul(w, w)
-        return -_matmul(_matmul(w2, s), w2),
+        w2 = matmul(w, w)
+        return -matmul(matmul(w2, s), w2),
 
 
 class _SymSylvester(FunctionNode):
@@ -72,14 +50,14 @@ class _SymSylvester(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         # The map S -> W S + S W is self-adjoint, so the adjoint solve is the same Sylvester solve.
+        from kusari.functions.math.matmul import matmul
         w, = self.get_retained_inputs()
         s, = self.get_retained_outputs()
         t = _SymSylvester().apply((w, grad_outputs[0]))[0]
         ret = []
         for i in indexes:
             if i == 0:
-                st = _t(s)
-                ret.append(-(_matmul(t, st) + _matmul(st, t)))
+                ret.append(-(matmul(t, s, transb=True) + matmul(s, t, transa=True)))
             else:
                 ret.append(t)
         return tuple(ret)
@@ -131,12 +109,13 @@ def decorrelated_batch_normalization(x, groups=16, eps=2e-5, running_mean=None,
         if r is not None and as_array(r).shape != shape:
             raise ValueError(f"{fname}: {name}.shape={as_array(r).shape} does not match {shape} "
                              f"for x.shape={x.shape} and groups={groups}")
+    from kusari.functions.math.matmul import matmul
     from kusari.functions.math.sum import mean
     xg = _to_groups(x, perm, gshape)
     mu = mean(xg, axis=2, keepdims=True)
     xc = xg - mu
     xp = backend.get_array_module(xc.array)
-    cov = _matmul(xc, _t(xc)) * (1.0 / m) + xp.eye(c, dtype=xc.dtype) * xc.dtype.type(eps)
+    cov = matmul(xc, xc, transb=True) * (1.0 / m) + xp.eye(c, dtype=xc.dtype) * xc.dtype.type(eps)
     whiten = _InvSqrtm().apply((cov,))[0]
     decay = float(decay)
     if running_mean is not None:
@@ -147,7 +126,7 @@ def decorrelated_batch_normalization(x, groups=16, eps=2e-5, running_mean=None,
         r = as_array(running_projection)
         r *= decay
         r += ((1.0 - decay) * m / max(m - 1.0, 1.0)) * whiten.array
-    return _from_groups(_matmul(whiten, xc), x.shape, perm)
+    return _from_groups(matmul(whiten, xc), x.shape, perm)
 
 
 def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
@@ -165,5 +144,6 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
         raise ValueError(f"{fname}: mean.shape={mean.shape} and projection.shape={projection.shape} "
                          f"must be {(g, c)} and {(g, c, c)} for x.shape={x.shape} and groups={groups}")
     from kusari.functions.array.reshape import reshape
+    from kusari.functions.math.matmul import matmul
     xc = _to_groups(x, perm, gshape) - reshape(mean, (g, c, 1))
-    return _from_groups(_matmul(projection, xc), x.shape, perm)
+    return _from_groups(matmul(projection, xc), x.shape, perm)

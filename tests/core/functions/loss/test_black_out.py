@@ -60,6 +60,12 @@ def test_labels_mismatch_rejected():
         F.black_out(x, numpy.zeros(3, numpy.int32), W, s)
 
 
+def test_feature_size_mismatch_rejected():
+    x, t, _, s = _args()
+    with pytest.raises(ValueError, match=r"black_out: x.shape\[1\]=3 does not match W.shape\[1\]=2"):
+        F.black_out(x, t, numpy.ones((4, 2), numpy.float32), s)
+
+
 def test_weight_dtype_mismatch_rejected():
     x, t, W, s = _args()
     with pytest.raises(TypeError, match=r"black_out: dtypes must match \(x.dtype=float32, W.dtype=float64\)"):

@@ -1,0 +1,72 @@
+"""Beta: the beta distribution on (0, 1) with shapes a and b."""
+import kusari.functions as F
+from kusari import distribution
+from kusari.distributions import _util
+from kusari.variable import Variable
+
+
+def log_beta(a, b):
+    """``log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b)``, elementwise."""
+    return F.lgamma(a) + F.lgamma(b) - F.lgamma(a + b)
+
+
+class Beta(distribution.Distribution):
+    """Beta distribution with density ``x^(a-1) (1-x)^(b-1) / B(a, b)`` on (0, 1).
+
+    Parameters
+    ----------
+    a, b : float arrays or Variables, positive; broadcast to ``batch_shape``.
+
+    Samples are not reparameterized (they carry no gradient).
+    """
+
+    def __init__(self, a, b):
+        self.a, self.b = _util.params("Beta", ("a", "b"), (a, b))
+
+    @property
+    def batch_shape(self):
+        return self.a.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {"a": self.a, "b": self.b}
+
+    @property
+    def support(self):
+        return "[0, 1]"
+
+    def log_prob(self, x):
+        x = _util.value("Beta", x, self.a)
+        return ((self.a - 1.0) * F.log(x) + (self.b - 1.0) * F.log1p(-x)
+                - log_beta(self.a, self.b))
+
+    @property
+    def entropy(self):
+        a, b = self.a, self.b
+        return (log_beta(a, b) - (a - 1.0) * F.digamma(a) - (b - 1.0) * F.digamma(b)
+                + (a + b - 2.0) * F.digamma(a + b))
+
+    @property
+    def mean(self):
+        return self.a / (self.a + self.b)
+
+    @property
+    def variance(self):
+        total = self.a + self.b
+        return self.a * self.b / (total ** 2 * (total + 1.0))
+
+    def sample_n(self, n):
+        xp = self.a.xp
+        draws = xp.random.beta(self.a.array, self.b.array, size=(n,) + self.batch_shape)
+        return Variable(draws.astype(self.a.dtype, copy=False), requires_grad=False)
+
+
+@distribution.register_kl(Beta, Beta)
+def _kl_beta_beta(p, q):
+    total = p.a + p.b
+    return (log_beta(q.a, q.b) - log_beta(p.a, p.b) + (p.a - q.a) * F.digamma(p.a)
+            + (p.b - q.b) * F.digamma(p.b) + (q.a - p.a + q.b - p.b) * F.digamma(total))

@@ -1,0 +1,1 @@
+"""Activation links: activations with learned parameters."""

@@ -1,0 +1,1 @@
+"""Connection links: layers that connect inputs to outputs through learned weights."""

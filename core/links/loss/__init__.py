@@ -1,0 +1,1 @@
+"""Loss links: losses that own parameters."""

@@ -1,0 +1,1 @@
+"""Model links: wrappers that turn a predictor into a trainable model."""

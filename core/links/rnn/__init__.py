@@ -1,0 +1,1 @@
+"""Recurrent links: LSTM, GRU, MGU, Tree-LSTM cells and the stacked NStep RNNs."""

@@ -1,0 +1,14 @@
+"""Download fixtures for tests/core/dataset, defined once in download_fixtures.py."""
+import importlib.util
+import pathlib
+
+_spec = importlib.util.spec_from_file_location(
+    "kusari_tests_download_fixtures", pathlib.Path(__file__).with_name("download_fixtures.py"))
+_fixtures = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_fixtures)
+
+dataset_root = _fixtures.dataset_root
+fast_retries = _fixtures.fast_retries
+file_tree = _fixtures.file_tree
+http_server = _fixtures.http_server
+no_internet = _fixtures.no_internet

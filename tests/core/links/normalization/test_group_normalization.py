@@ -1,0 +1,21 @@
+import numpy
+
+import kusari.links as L
+
+
+def test_forward_lazy_and_backward(check_link_backward):
+    link = L.GroupNormalization(2)
+    x = numpy.random.default_rng(0).standard_normal((3, 4, 5)).astype(numpy.float32)
+    y = link(x)
+    assert link.gamma.shape == (4,) and link.beta.shape == (4,)
+    g = x.reshape(3, 2, 10)
+    expected = ((g - g.mean(2, keepdims=True)) / numpy.sqrt(g.var(2, keepdims=True) + 1e-5)).reshape(x.shape)
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-4, atol=1e-5)
+    link.gamma.array[...] = [1, 2, 0.5, 1]
+    check_link_backward(link, x, numpy.float64)
+
+
+def test_initial_values():
+    link = L.GroupNormalization(1, size=2, initial_gamma=2.0, initial_beta=3.0)
+    numpy.testing.assert_array_equal(link.gamma.array, 2)
+    numpy.testing.assert_array_equal(link.beta.array, 3)
