@@ -13,6 +13,7 @@ import os
 import platform
 import re
 import sys
+import warnings
 
 from bench import timing, workloads
 
@@ -42,7 +43,9 @@ def prepare(framework: str) -> dict[str, str]:
     info = {"python": platform.python_version(),
             "threads": ", ".join(f"{name}={os.environ.get(name, 'unset')}" for name in THREAD_VARIABLES)}
     if framework == "torch":
-        import torch
+        with warnings.catch_warnings():  # the torch environment has no NumPy, and needs none
+            warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+            import torch
         torch.set_num_threads(1)
         torch.set_num_interop_threads(1)
         blas = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())

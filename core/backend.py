@@ -143,7 +143,9 @@ def to_device(device_spec, x):
     device = get_device(device_spec)
     if x is None:
         return None
-    if hasattr(x, "to_device"):
+    if isinstance(x, numpy.ndarray) or is_gpu_array(x):
+        return device.send(x)
+    if hasattr(x, "to_device"):  # Variables and Links move in place
         return x.to_device(device)
     if isinstance(x, (list, tuple)):
         return type(x)(to_device(device, v) for v in x)

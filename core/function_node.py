@@ -8,6 +8,11 @@ from kusari.configuration import config
 from kusari.variable import Variable
 
 
+# Set by kusari.static_graph while a trace is active: called as ``hook(node, input_variables,
+# input_arrays)`` in place of ``node.forward(input_arrays)``, it records the node and runs forward.
+_trace_hook = None
+
+
 class FunctionNode:
     """Base of every differentiable op.
 
@@ -55,7 +60,10 @@ class FunctionNode:
             from kusari.utils import type_check
             type_check._check_function_types(self, in_data)
 
-        outputs = self.forward(in_data)
+        if _trace_hook is None:
+            outputs = self.forward(in_data)
+        else:
+            outputs = _trace_hook(self, xs, in_data)
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, "
                             f"got {type(outputs).__name__}")

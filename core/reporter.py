@@ -6,6 +6,7 @@ import threading
 import numpy
 
 from kusari import backend
+from kusari import configuration
 from kusari.variable import Variable
 
 _state = threading.local()
@@ -60,7 +61,11 @@ class Reporter:
             self._observer_names[id(observer)] = prefix + name
 
     def report(self, values, observer=None):
-        """Record ``values`` (name -> scalar, array or Variable); Variables are unchained copies."""
+        """Record ``values`` (name -> scalar, array or Variable).
+
+        Variables are stored as their arrays (no graph kept alive), unless
+        ``config.keep_graph_on_report`` is set, which keeps the Variable with its graph (DumpGraph).
+        """
         if observer is not None:
             prefix = self._observer_names.get(id(observer))
             if prefix is None:
@@ -69,7 +74,7 @@ class Reporter:
         else:
             prefix = ""
         for key, value in values.items():
-            if isinstance(value, Variable):
+            if isinstance(value, Variable) and not configuration.config.keep_graph_on_report:
                 value = value.array
             self.observation[prefix + key] = value
 

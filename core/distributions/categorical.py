@@ -82,7 +82,8 @@ class Categorical(distribution.Distribution):
         xp = backend.get_array_module(x)
         x = xp.asarray(x)
         if x.dtype.kind not in "iu":
-            raise TypeError(f"Categorical.log_prob: x must hold integer classes, got dtype {x.dtype}")
+            raise TypeError(f"Categorical.log_prob: x must hold integer classes, got dtype "
+                            f"{x.dtype}")
         n_batch = len(self.batch_shape)
         if x.shape[x.ndim - n_batch:] != self.batch_shape or x.ndim < n_batch:
             raise ValueError(f"Categorical.log_prob: x.shape={x.shape} must end with "

@@ -1,4 +1,4 @@
-"""MultivariateNormal: the Gaussian over R^d with mean loc and covariance scale_tril scale_tril^T."""
+"""MultivariateNormal: the Gaussian over R^d with mean loc and covariance L L^T (L = scale_tril)."""
 import math
 
 import numpy
@@ -38,13 +38,14 @@ class MultivariateNormal(distribution.Distribution):
         loc, scale_tril = _util.params("MultivariateNormal", ("loc", "scale_tril"),
                                        (loc, scale_tril), broadcast=False)
         if loc.ndim < 1 or scale_tril.ndim < 2 or scale_tril.shape[-2:] != loc.shape[-1:] * 2:
-            raise ValueError(f"MultivariateNormal: loc must be (..., d) and scale_tril (..., d, d), "
-                             f"got loc.shape={loc.shape}, scale_tril.shape={scale_tril.shape}")
+            raise ValueError(f"MultivariateNormal: loc must be (..., d) and scale_tril "
+                             f"(..., d, d), got loc.shape={loc.shape}, "
+                             f"scale_tril.shape={scale_tril.shape}")
         try:
             batch = numpy.broadcast_shapes(loc.shape[:-1], scale_tril.shape[:-2])
         except ValueError:
-            raise ValueError(f"MultivariateNormal: batch shapes do not broadcast: "
-                             f"loc.shape={loc.shape}, scale_tril.shape={scale_tril.shape}") from None
+            raise ValueError(f"MultivariateNormal: batch shapes do not broadcast: loc.shape="
+                             f"{loc.shape}, scale_tril.shape={scale_tril.shape}") from None
         d = loc.shape[-1]
         if loc.shape != batch + (d,):
             loc = F.broadcast_to(loc, batch + (d,))

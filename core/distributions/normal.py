@@ -96,7 +96,8 @@ class Normal(distribution.Distribution):
 def gaussian_kl(loc1, log_scale1, loc2, log_scale2):
     """KL(N(loc1, e^{2 log_scale1}) || N(loc2, e^{2 log_scale2})), elementwise."""
     ratio = F.exp(2 * (log_scale1 - log_scale2))
-    return (log_scale2 - log_scale1) + 0.5 * (ratio + (loc1 - loc2) ** 2 * F.exp(-2 * log_scale2) - 1)
+    sq_dist = (loc1 - loc2) ** 2 * F.exp(-2 * log_scale2)
+    return (log_scale2 - log_scale1) + 0.5 * (ratio + sq_dist - 1)
 
 
 @distribution.register_kl(Normal, Normal)

@@ -58,7 +58,7 @@ class OrderedIterator(Iterator):
     Subclasses implement ``__next__`` with :func:`advance` and :func:`fetch_examples`.
     """
 
-    def __init__(self, dataset, batch_size, repeat, shuffle, order_sampler):
+    def __init__(self, dataset, batch_size, repeat=True, shuffle=None, order_sampler=None):
         name = type(self).__name__
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, numpy.integer)) \
                 or batch_size < 1:

@@ -127,3 +127,106 @@ def test_grad_through_one_target_to_another():
     gx, gy = kusari.grad([z], [x, y])
     numpy.testing.assert_allclose(gy.array, [12.0])
     numpy.testing.assert_allclose(gx.array, [36.0])
+
+
+def test_parameter_lazy_initialization_and_nan_default():
+    p = kusari.Parameter()
+    assert p.array is None and not p.is_initialized
+    p.initialize((2, 3))
+    assert p.shape == (2, 3) and numpy.isnan(p.array).all()
+    q = kusari.Parameter(kusari.initializers.One(), (4,))
+    numpy.testing.assert_array_equal(q.array, numpy.ones(4, numpy.float32))
+    r = kusari.Parameter(2.5, 3)
+    numpy.testing.assert_array_equal(r.array, numpy.full(3, 2.5, numpy.float32))
+
+
+def test_parameter_follows_config_dtype():
+    with kusari.using_config("dtype", numpy.float64):
+        p = kusari.Parameter(0.0, (2,))
+    assert p.dtype == numpy.float64
+
+
+def test_parameter_pickle_and_deepcopy_keep_values():
+    import copy
+    import pickle
+    p = kusari.Parameter(numpy.arange(3, dtype=numpy.float32), name="w")
+    p.grad = numpy.ones(3, numpy.float32)
+    for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p)):
+        numpy.testing.assert_array_equal(q.array, p.array)
+        numpy.testing.assert_array_equal(q.grad, p.grad)
+        assert q.name == "w" and q.array is not p.array
+        assert q.node.get_variable_or_none() is q
+
+
+def test_zerograd_addgrad_copydata():
+    a = kusari.Variable(numpy.ones(2, numpy.float32))
+    b = kusari.Variable(numpy.full(2, 3, numpy.float32), grad=numpy.full(2, 2, numpy.float32))
+    a.zerograd()
+    numpy.testing.assert_array_equal(a.grad, [0, 0])
+    a.addgrad(b)
+    a.addgrad(b)
+    numpy.testing.assert_array_equal(a.grad, [4, 4])
+    a.copydata(b)
+    numpy.testing.assert_array_equal(a.array, [3, 3])
+
+
+def test_variable_methods_build_graph():
+    x = kusari.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    y = x.reshape(3, 2).transpose().T.sum(axis=1) + x.mean()
+    numpy.testing.assert_allclose(y.array, x.array.reshape(3, 2).sum(axis=1) + 2.5)
+    y.grad = numpy.ones(3, numpy.float32)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, numpy.full((2, 3), 1 + 3 / 6))
+
+
+def test_retained_output_node_recreated_after_output_dies():
+    x = kusari.Variable(numpy.array([0.5, 1.0], numpy.float64))
+    y = F.exp(x)          # Exp retains its output
+    z = F.sum(y * 2)
+    del y                 # the output Variable dies; backward must rebuild it from retained data
+    gx, = kusari.grad([z], [x], enable_double_backprop=True)
+    numpy.testing.assert_allclose(gx.array, 2 * numpy.exp(x.array))
+    F.sum(gx).backward()
+    numpy.testing.assert_allclose(x.grad, 2 * numpy.exp(x.array))
+
+
+def test_backward_rejects_wrong_gradient_shape():
+    class Bad(kusari.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            return kusari.Variable(numpy.ones(5, numpy.float32)),
+
+    x = kusari.Variable(numpy.ones(2, numpy.float32))
+    y = F.sum(Bad().apply((x,))[0])
+    with pytest.raises(ValueError, match=r"Bad.backward returned a gradient of shape \(5,\)"):
+        y.backward()
+
+
+def test_forward_must_return_tuple():
+    class NoTuple(kusari.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0]
+
+    with pytest.raises(TypeError, match="NoTuple.forward must return a tuple"):
+        NoTuple().apply((numpy.ones(1, numpy.float32),))
+
+
+def test_old_style_function_with_retain_inputs_and_multiple_outputs():
+    class SplitScale(kusari.Function):
+        def forward(self, inputs):
+            self.retain_inputs(())
+            x, = inputs
+            return x * 2, x * 3
+
+        def backward(self, inputs, grad_outputs):
+            assert inputs == (None,)
+            g2, g3 = grad_outputs
+            return g2 * 2 + g3 * 3,
+
+    x = kusari.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    a, b = SplitScale()(x)
+    F.sum(a).backward()          # b gets no gradient: the adapter passes zeros for it
+    numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])
+    assert a.creator.label == "SplitScale"

@@ -5,8 +5,10 @@ from kusari.functions.activation.softmax import shifted_exp, single_axis
 
 
 def log_softmax_and_softmax(xp, x, axis):
-    """Arrays ``log(softmax(x))`` and ``softmax(x)`` along ``axis`` from one exp pass (for losses
-    that need both, such as softmax_cross_entropy)."""
+    """Arrays ``log(softmax(x))`` and ``softmax(x)`` along ``axis``, from one exp pass.
+
+    For the losses that need both (softmax_cross_entropy, connectionist_temporal_classification).
+    """
     z, e, total = shifted_exp(xp, x, axis)
     z -= xp.log(total)
     e /= total

@@ -15,8 +15,10 @@ def single_axis(fname, axis, x):
 
 
 def shifted_exp(xp, x, axis):
-    """``z = x - max(x)``, ``exp(z)`` and its sum (axis kept) along ``axis``: the overflow-free
-    start shared by softmax, log_softmax and the losses built on them."""
+    """Arrays ``z = x - max(x)``, ``exp(z)`` and its sum along ``axis`` (kept as size 1).
+
+    The overflow-free start shared by softmax, log_softmax and the losses built on them.
+    """
     z = x - x.max(axis=axis, keepdims=True)
     e = xp.exp(z)
     return z, e, e.sum(axis=axis, keepdims=True)

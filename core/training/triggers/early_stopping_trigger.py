@@ -4,7 +4,7 @@ import warnings
 
 from kusari import reporter
 from kusari.training.trigger import get_trigger
-from kusari.training.triggers._stateful import serialize_optional
+from kusari.training._optional import serialize_optional
 
 
 class EarlyStoppingTrigger:

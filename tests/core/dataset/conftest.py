@@ -9,6 +9,5 @@ _spec.loader.exec_module(_fixtures)
 
 dataset_root = _fixtures.dataset_root
 fast_retries = _fixtures.fast_retries
-file_tree = _fixtures.file_tree
 http_server = _fixtures.http_server
 no_internet = _fixtures.no_internet

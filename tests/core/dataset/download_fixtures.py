@@ -23,7 +23,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             server.hits.append(urllib.parse.unquote(self.path))
             fail = server.fail_next > 0
             server.fail_next -= fail
-            truncate = server.truncate_next > 0
+            truncate = not fail and server.truncate_next > 0
             server.truncate_next -= truncate
         time.sleep(server.delay)
         if fail:
@@ -52,7 +52,7 @@ class HttpServer:
         self._server.truncate_next = 0
         self._server.delay = 0.0
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
         self._thread.start()
 
     @property

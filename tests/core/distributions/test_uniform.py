@@ -34,7 +34,8 @@ def test_sample_moments(sample_moments):
 
 
 def test_grad_log_prob_and_sample(grad_check):
-    grad_check(lambda lo, hi, x: Uniform(lo, hi).log_prob(x), (LOW, HIGH, X), no_grads=[False, False, True])
+    grad_check(lambda lo, hi, x: Uniform(lo, hi).log_prob(x), (LOW, HIGH, X),
+               no_grads=[False, False, True])
     grad_check(lambda lo, hi: Uniform(lo, hi).sample(4), (LOW, HIGH), seed=0)
 
 

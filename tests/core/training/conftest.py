@@ -115,7 +115,8 @@ def make_setup(tmp_path):
         x, t = _make_classification(n, seed)
         model = L.Classifier(L.Linear(3, 2, initialW=numpy.full((2, 3), 0.1, numpy.float32)))
         optimizer = optimizers.SGD(lr=lr).setup(model)
-        it = iterators.SerialIterator(datasets.TupleDataset(x, t), batch_size, shuffle=shuffle)
+        it = iterators.SerialIterator(datasets.TupleDataset(x, t), batch_size, repeat=True, shuffle=shuffle,
+                                      order_sampler=None)
         return model, optimizer, StandardUpdater(it, optimizer, **updater_kwargs)
 
     return make

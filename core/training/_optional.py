@@ -1,4 +1,4 @@
-"""Serialization of an optional float (a trigger's last position, a best value); None is stored as NaN."""
+"""serialize_optional: save or load a float that may be None (stored as NaN), for trigger and extension state."""
 import math
 
 

@@ -1,0 +1,62 @@
+"""Geometric: the number of Bernoulli(p) trials up to and including the first success."""
+import kusari.functions as F
+from kusari import distribution
+from kusari.distributions import _util
+from kusari.variable import Variable
+
+
+class Geometric(distribution.Distribution):
+    """Geometric distribution on {1, 2, ...} with mass ``(1 - p)^(x - 1) p``.
+
+    Parameters
+    ----------
+    p : float array or Variable in (0, 1]; its shape is ``batch_shape``. Samples are int32.
+    """
+
+    def __init__(self, p):
+        self.p, = _util.params("Geometric", ("p",), (p,))
+
+    @property
+    def batch_shape(self):
+        return self.p.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {"p": self.p}
+
+    @property
+    def support(self):
+        return "positive integer"
+
+    def log_prob(self, x):
+        x = _util.value("Geometric", x, self.p)
+        return (x - 1.0) * F.log1p(-self.p) + F.log(self.p)
+
+    @property
+    def entropy(self):
+        q = 1.0 - self.p
+        return -(q * F.log1p(-self.p) + self.p * F.log(self.p)) / self.p
+
+    @property
+    def mean(self):
+        return 1.0 / self.p
+
+    @property
+    def variance(self):
+        return (1.0 - self.p) / self.p ** 2
+
+    def sample_n(self, n):
+        xp = self.p.xp
+        draws = xp.random.geometric(self.p.array, size=(n,) + self.batch_shape)
+        return Variable(draws.astype(xp.int32), requires_grad=False)
+
+
+@distribution.register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p, q):
+    # E_p[x - 1] = 1/p - 1 failures before the success.
+    return (F.log(p.p) - F.log(q.p)
+            + (1.0 / p.p - 1.0) * (F.log1p(-p.p) - F.log1p(-q.p)))

@@ -1,0 +1,79 @@
+"""Gumbel: the extreme-value (type I) distribution of maxima."""
+import math
+
+import numpy
+
+import kusari.functions as F
+from kusari import distribution
+from kusari.distributions import _util
+
+
+class Gumbel(distribution.Distribution):
+    """Gumbel distribution with cdf ``exp(-exp(-(x - loc) / scale))``.
+
+    Parameters
+    ----------
+    loc : float array or Variable
+    scale : float array or Variable, positive; broadcast with ``loc`` to ``batch_shape``.
+    """
+
+    def __init__(self, loc, scale):
+        self.loc, self.scale = _util.params("Gumbel", ("loc", "scale"), (loc, scale))
+
+    @property
+    def batch_shape(self):
+        return self.loc.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {"loc": self.loc, "scale": self.scale}
+
+    @property
+    def support(self):
+        return "real"
+
+    def _z(self, x):
+        return (_util.value("Gumbel", x, self.loc) - self.loc) / self.scale
+
+    def log_prob(self, x):
+        z = self._z(x)
+        return -z - F.exp(-z) - F.log(self.scale)
+
+    def cdf(self, x):
+        return F.exp(-F.exp(-self._z(x)))
+
+    def icdf(self, x):
+        return self.loc - self.scale * F.log(-F.log(_util.value("Gumbel", x, self.loc)))
+
+    @property
+    def entropy(self):
+        return F.log(self.scale) + (numpy.euler_gamma + 1.0)
+
+    @property
+    def mean(self):
+        return self.loc + numpy.euler_gamma * self.scale
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return (math.pi ** 2 / 6.0) * self.scale ** 2
+
+    def sample_n(self, n):
+        xp = self.loc.xp
+        u = _util.uniform_open(self.loc, (n,) + self.batch_shape)
+        return self.loc - self.scale * xp.log(-xp.log(u))
+
+
+@distribution.register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p, q):
+    ratio = p.scale / q.scale
+    shift = (p.loc - q.loc) / q.scale
+    return (-F.log(ratio) + numpy.euler_gamma * (ratio - 1.0) + shift
+            + F.exp(-shift + F.lgamma(ratio + 1.0)) - 1.0)

@@ -1,0 +1,675 @@
+"""static_graph: trace a forward once per input signature, then replay forward and backward from a flat schedule.
+
+The first call with a given signature (input shapes, dtypes and array types, ``config.train``,
+``config.enable_backprop``, the owner's parameters) runs eagerly while every ``FunctionNode``
+applied is recorded in order, together with where each of its inputs comes from: an earlier
+node's output, an input of the call, or an outside Variable (a Parameter, read afresh at every
+call, so optimizer updates are seen). Later calls run the recorded nodes' ``forward`` on arrays
+without creating Variables or graph nodes per op, and return outputs whose creator is a single
+node; its backward calls the recorded nodes' ``backward`` in the order eager backprop would, so
+results and gradients are bit-identical to eager mode.
+
+Python code between ops is not replayed: side effects that must happen every call go into
+``@static_code`` functions; ``kusari.report`` calls made during the trace are replayed
+automatically with the new values.
+"""
+import copy
+import functools
+import heapq
+import threading
+import types
+import weakref
+
+import numpy
+
+from kusari import backend, function_node, utils
+from kusari import reporter as reporter_module
+from kusari.configuration import config, no_backprop_mode
+from kusari.function_node import FunctionNode
+from kusari.variable import Variable, VariableNode
+
+_local = threading.local()  # .trace: the _Trace being recorded on this thread (None when none)
+_hook_lock = threading.Lock()
+_n_tracing = 0
+
+
+def _current_trace():
+    return getattr(_local, "trace", None)
+
+
+def _record_apply(node, xs, in_data):
+    """The ``FunctionNode.apply`` hook installed while any thread traces."""
+    trace = getattr(_local, "trace", None)
+    if trace is None or trace.paused:
+        return node.forward(in_data)
+    return trace.record_op(node, xs, in_data)
+
+
+def _is_array(x) -> bool:
+    return isinstance(x, numpy.ndarray) or backend.is_gpu_array(x)
+
+
+def _dead_ref():
+    # The Variable dies at once, so this weak reference reads None, like a freed variable's.
+    return weakref.ref(Variable())
+
+
+def _private_node(shape, dtype, requires_grad, rank):
+    """A VariableNode owned by a schedule and by no Variable (backward recreates Variables on it)."""
+    node = VariableNode.__new__(VariableNode)
+    node._variable = _dead_ref()
+    node.creator_node = None
+    node.rank = rank
+    node.data = None
+    node.shape = shape
+    node.dtype = dtype
+    node.requires_grad = requires_grad
+    return node
+
+
+def _flatten(obj, leaves, fname):
+    """Hashable structure of ``obj`` with its Variables and arrays replaced by their signature;
+    the Variables and arrays themselves are appended to ``leaves``."""
+    if isinstance(obj, Variable):
+        leaves.append(obj)
+        data = obj._data
+        return ("v", type(data), data.shape, data.dtype, obj._requires_grad)
+    if _is_array(obj):
+        leaves.append(obj)
+        return ("a", type(obj), obj.shape, obj.dtype)
+    if isinstance(obj, (tuple, list)):
+        return (type(obj), tuple([_flatten(o, leaves, fname) for o in obj]))
+    if isinstance(obj, dict):
+        return (dict, tuple([(k, _flatten(obj[k], leaves, fname)) for k in sorted(obj)]))
+    try:
+        hash(obj)
+    except TypeError:
+        raise TypeError(f"static_graph: {fname} got an unhashable argument of type "
+                        f"{type(obj).__name__}; pass Variables, arrays, tuples/lists/dicts of them, "
+                        "or hashable values (they become part of the cache key)") from None
+    return obj
+
+
+class _Op:
+    """One recorded FunctionNode: a private instance, its state as constructed, and its slots."""
+
+    __slots__ = ("node", "state", "in_slots", "out_slots", "linked", "indexes", "targets")
+
+    def __init__(self, node, state, in_slots, out_slots):
+        self.node = node
+        self.state = state
+        self.in_slots = in_slots
+        self.out_slots = out_slots
+        self.linked = False
+        self.indexes = ()
+        self.targets = ()
+
+
+class _Code:
+    """A recorded ``static_code`` call or ``report``: re-invoked with the replayed values."""
+
+    __slots__ = ("func", "args", "kwargs", "out_template")
+
+    def __init__(self, func, args, kwargs, out_template):
+        self.func = func
+        self.args = args
+        self.kwargs = kwargs
+        self.out_template = out_template
+
+    def run(self, vals):
+        args = _fill(self.args, vals)
+        kwargs = _fill(self.kwargs, vals)
+        if self.out_template is None:
+            self.func(*args, **kwargs)
+            return
+        with no_backprop_mode():
+            result = self.func(*args, **kwargs)
+        _scatter(self.out_template, result, vals)
+
+
+def _fill(template, vals):
+    """Rebuild a recorded argument structure with this call's arrays."""
+    kind = template[0]
+    if kind == "slot":
+        return vals[template[1]]
+    if kind == "vslot":
+        return Variable(vals[template[1]], requires_grad=False)
+    if kind == "seq":
+        items = [_fill(t, vals) for t in template[2]]
+        return items if template[1] is list else tuple(items)
+    if kind == "dict":
+        return {k: _fill(t, vals) for k, t in template[1]}
+    return template[1]
+
+
+def _scatter(template, result, vals):
+    """Store the Variables/arrays of a static_code result into their slots."""
+    kind = template[0]
+    if kind in ("slot", "vslot"):
+        vals[template[1]] = result._data if isinstance(result, Variable) else result
+    elif kind == "seq":
+        for t, r in zip(template[2], result):
+            _scatter(t, r, vals)
+    elif kind == "dict":
+        for k, t in template[1]:
+            _scatter(t, result[k], vals)
+
+
+class _Trace:
+    """Recording state of one traced call."""
+
+    def __init__(self, inputs):
+        self.steps = []
+        self.values = []            # trace-time array of every slot (keeps ids unique during the trace)
+        self.slot_of_array = {}     # id(array) -> slot
+        self.externals = []         # (slot, Variable): read afresh at every replay
+        self.paused = 0
+        self.ops = {}               # id(original node) -> _Op
+        self.input_vars = {}        # id(input Variable) -> input position
+        self.input_slots = []
+        for i, x in enumerate(inputs):
+            slot = self._new_slot(x._data if isinstance(x, Variable) else x)
+            self.input_slots.append(slot)
+            if isinstance(x, Variable):
+                self.input_vars[id(x)] = i
+
+    def _new_slot(self, array):
+        slot = len(self.values)
+        self.values.append(array)
+        self.slot_of_array[id(array)] = slot
+        return slot
+
+    def _slot_of(self, x):
+        """The slot holding ``x`` (a Variable or array), registering an outside value if new."""
+        array = x._data if isinstance(x, Variable) else x
+        slot = self.slot_of_array.get(id(array))
+        if slot is None:
+            slot = self._new_slot(array)
+            self.externals.append((slot, x if isinstance(x, Variable) else Variable(x, requires_grad=False)))
+        return slot
+
+    def record_op(self, node, xs, in_data):
+        state = dict(node.__dict__)
+        in_slots = tuple([self._slot_of(x) for x in xs])
+        self.paused += 1
+        try:
+            outputs = node.forward(in_data)
+        finally:
+            self.paused -= 1
+        if type(outputs) is tuple:
+            op = _Op(node, state, in_slots, tuple([self._new_slot(y) for y in outputs]))
+            self.steps.append(op)
+            self.ops[id(node)] = op
+        return outputs
+
+    def template(self, obj):
+        """The argument structure of ``obj`` with Variables/arrays replaced by slots."""
+        if isinstance(obj, Variable):
+            return ("vslot", self._slot_of(obj))
+        if _is_array(obj):
+            return ("slot", self._slot_of(obj))
+        if isinstance(obj, (tuple, list)):
+            return ("seq", type(obj), tuple([self.template(o) for o in obj]))
+        if isinstance(obj, dict):
+            return ("dict", tuple([(k, self.template(v)) for k, v in obj.items()]))
+        return ("const", obj)
+
+    def out_template(self, obj):
+        """Like ``template`` but every Variable/array gets a fresh slot (static_code results)."""
+        if isinstance(obj, Variable):
+            return ("vslot", self._new_slot(obj._data))
+        if _is_array(obj):
+            return ("slot", self._new_slot(obj))
+        if isinstance(obj, (tuple, list)):
+            return ("seq", type(obj), tuple([self.out_template(o) for o in obj]))
+        if isinstance(obj, dict):
+            return ("dict", tuple([(k, self.out_template(v)) for k, v in obj.items()]))
+        return ("const", obj)
+
+    def record_code(self, func, args, kwargs):
+        if self.paused:
+            with no_backprop_mode():
+                return func(*args, **kwargs)
+        arg_t, kwarg_t = self.template(args), self.template(kwargs)
+        self.paused += 1
+        try:
+            with no_backprop_mode():
+                result = func(*args, **kwargs)
+        finally:
+            self.paused -= 1
+        self.steps.append(_Code(func, arg_t, kwarg_t, self.out_template(result)))
+        return result
+
+    def record_report(self, values, observer):
+        if not self.paused:
+            self.steps.append(_Code(reporter_module.report, self.template((values, observer)),
+                                    ("dict", ()), None))
+
+
+class _RecordingReporter(reporter_module.Reporter):
+    """Stands in for the current reporter during a trace: records ``report`` calls, then forwards them."""
+
+    def __init__(self, trace, outer):
+        super().__init__()
+        self._trace = trace
+        self._outer = outer
+        if outer is not None:
+            self._observer_names = outer._observer_names
+            self.observation = outer.observation
+
+    def report(self, values, observer=None):
+        self._trace.record_report(values, observer)
+        if self._outer is not None:
+            self._outer.report(values, observer)
+
+
+class _StaticGraphNode(FunctionNode):
+    """Creator of a replayed call's outputs; its backward runs the schedule's backward plan."""
+
+    def __init__(self, schedule, generation):
+        self._schedule = schedule
+        self._generation = generation
+
+    @property
+    def label(self) -> str:
+        return f"StaticGraph({self._schedule.name})"
+
+    def forward(self, inputs):
+        raise RuntimeError("_StaticGraphNode is created by a replay and never applied")
+
+    def backward(self, target_input_indexes, grad_outputs):
+        return self._schedule.backward(self._generation, grad_outputs)
+
+
+class _Schedule:
+    """A finished trace: replays the forward, and runs the backward for the latest replay."""
+
+    def __init__(self, name, trace, out_template, n_leaf_inputs, leaf_externals, out_slots,
+                 out_ranks, leaf_ranks):
+        self.name = name
+        self.steps = trace.steps
+        self.n_slots = len(trace.values)
+        self.input_slots = trace.input_slots
+        self.externals = trace.externals
+        self.out_template = out_template
+        self.leaf_inputs = n_leaf_inputs          # input positions that are graph leaves
+        self.leaf_externals = leaf_externals      # outside Variables that are graph leaves
+        self.out_slots = out_slots                # slots of the outputs linked to the graph
+        self.depth = max(out_ranks, default=0) - max(leaf_ranks, default=0)
+        self.producer = {}
+        for op in self.steps:
+            if isinstance(op, _Op) and op.linked:
+                for k in op.out_slots:
+                    self.producer[k] = op
+        self.plans = {}
+        self.generation = 0
+
+    # forward --------------------------------------------------------------------
+    def replay(self, inputs):
+        vals = [None] * self.n_slots
+        for k, x in zip(self.input_slots, inputs):
+            vals[k] = x._data if isinstance(x, Variable) else x
+        for k, var in self.externals:
+            vals[k] = var._data
+        for step in self.steps:
+            if type(step) is not _Op:
+                step.run(vals)
+                continue
+            node = step.node
+            d = node.__dict__
+            d.clear()
+            d.update(step.state)
+            in_data = tuple([vals[k] for k in step.in_slots])
+            outs = node.forward(in_data)
+            for k, y in zip(step.out_slots, outs):
+                vals[k] = y
+            if step.linked:
+                retain = node._input_indexes_to_retain
+                if retain is not None:
+                    nodes = node.inputs
+                    for i in retain:
+                        nodes[i].data = in_data[i]
+                retain = node._output_indexes_to_retain
+                if retain is not None:
+                    node._retained_output_data = tuple([outs[i] for i in retain])
+        self.generation += 1
+        return self._outputs(inputs, vals)
+
+    def _outputs(self, inputs, vals):
+        variables = {}
+        leaves = [inputs[i] for i in self.leaf_inputs] + self.leaf_externals
+        if self.out_slots and leaves and config.enable_backprop:
+            node = _StaticGraphNode(self, self.generation)
+            leaf_nodes = tuple([v._node for v in leaves])
+            node.inputs = leaf_nodes
+            node.rank = max([n.rank for n in leaf_nodes]) + self.depth
+            outs = []
+            for k in self.out_slots:
+                y = Variable(vals[k], requires_grad=True)
+                y._node.set_creator_node(node)
+                variables[k] = y
+                outs.append(weakref.ref(y._node))
+            node.outputs = tuple(outs)
+        return self._build(self.out_template, inputs, vals, variables)
+
+    def _build(self, t, inputs, vals, variables):
+        kind = t[0]
+        if kind == "var":
+            y = variables.get(t[1])
+            if y is None:
+                y = variables[t[1]] = Variable(vals[t[1]], requires_grad=t[2])
+            return y
+        if kind == "array":
+            return vals[t[1]]
+        if kind == "arg":
+            return inputs[t[1]]
+        if kind == "seq":
+            items = [self._build(s, inputs, vals, variables) for s in t[2]]
+            return items if t[1] is list else tuple(items)
+        if kind == "dict":
+            return {k: self._build(s, inputs, vals, variables) for k, s in t[1]}
+        return t[1]
+
+    # backward -------------------------------------------------------------------
+    def _plan(self, seeded):
+        """The linked ops in the order eager backprop pops them (by rank, then push order)."""
+        heap, pushed, plan = [], set(), []
+
+        def schedule(slot):
+            op = self.producer.get(slot)
+            if op is not None and id(op) not in pushed:
+                pushed.add(id(op))
+                heapq.heappush(heap, (-op.node.rank, len(pushed), op))
+
+        for k, has in zip(self.out_slots, seeded):
+            if has:
+                schedule(k)
+        while heap:
+            op = heapq.heappop(heap)[2]
+            if op.indexes:
+                plan.append(op)
+            for t in op.targets:
+                if t is not None and t >= 0:
+                    schedule(t)
+        return plan
+
+    def backward(self, generation, grad_outputs):
+        if config.enable_backprop:
+            raise NotImplementedError(
+                f"static_graph({self.name}): double backprop through a replayed static graph is not "
+                "supported; run this model with config.use_static_graph=False")
+        if generation != self.generation:
+            raise RuntimeError(
+                f"static_graph({self.name}): backward of an earlier call after the graph was replayed "
+                "again; the replay reuses its nodes, so run backward before the next call "
+                "(or set config.use_static_graph=False)")
+        seeded = tuple([g is not None for g in grad_outputs])
+        plan = self.plans.get(seeded)
+        if plan is None:
+            plan = self.plans[seeded] = self._plan(seeded)
+        grads = [None] * self.n_slots
+        for k, g in zip(self.out_slots, grad_outputs):
+            if g is not None:
+                grads[k] = g._data
+        n_leaves = len(self.leaf_inputs) + len(self.leaf_externals)
+        leaf_grads = [None] * n_leaves
+        for op in plan:
+            gys = []
+            seen = False
+            for k in op.out_slots:
+                g = grads[k]
+                if g is None:
+                    gys.append(None)
+                else:
+                    seen = True
+                    grads[k] = None
+                    gys.append(Variable(g, requires_grad=False))
+            if not seen:
+                continue
+            node = op.node
+            gxs = node.backward(op.indexes, tuple(gys))
+            if type(gxs) is not tuple:
+                gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
+            if len(gxs) != len(op.indexes):
+                gxs = tuple([gxs[i] for i in op.indexes])
+            for t, gx in zip(op.targets, gxs):
+                if gx is None or t is None:
+                    continue
+                if t >= 0:
+                    old = grads[t]
+                    grads[t] = gx._data if old is None else utils.force_array(old + gx._data)
+                else:
+                    old = leaf_grads[~t]
+                    leaf_grads[~t] = gx._data if old is None else utils.force_array(old + gx._data)
+        return tuple([None if g is None else Variable(g, requires_grad=False) for g in leaf_grads])
+
+
+def _finish(name, trace, inputs, result):
+    """Turn a completed trace into a schedule: link the recorded graph to private nodes and
+    work out where each gradient goes."""
+    privates = {}               # id(trace VariableNode) -> private VariableNode
+    leaf_index = {}             # ("in", position) or ("ext", id(Variable)) -> leaf number
+    leaf_inputs, leaf_externals, leaf_ranks = [], [], []
+
+    def leaf(key, var):
+        j = leaf_index.get(key)
+        if j is None:
+            j = leaf_index[key] = len(leaf_index)
+            (leaf_inputs.append(key[1]) if key[0] == "in" else leaf_externals.append(var))
+            leaf_ranks.append(var._node.rank)
+        return j
+
+    def target(vn):
+        creator = vn.creator_node
+        op = trace.ops.get(id(creator)) if creator is not None else None
+        if op is not None:
+            for j, ref in enumerate(creator.outputs):
+                if ref() is vn:
+                    return op.out_slots[j]
+        var = vn._variable()
+        if var is None:
+            return None
+        pos = trace.input_vars.get(id(var))
+        if pos is not None:
+            return ~leaf(("in", pos), var)
+        return ~leaf(("ext", id(var)), var)
+
+    def private(vn, k):
+        p = privates.get(id(vn))
+        if p is None:
+            array = trace.values[k]
+            p = privates[id(vn)] = _private_node(array.shape, array.dtype, vn.requires_grad, vn.rank)
+        return p
+
+    for op in trace.steps:
+        if not isinstance(op, _Op):
+            continue
+        original = op.node
+        if original.inputs is None:
+            op.node = copy.copy(original)
+            continue
+        op.linked = True
+        op.indexes = tuple([i for i, vn in enumerate(original.inputs) if vn.requires_grad])
+        op.targets = tuple([target(original.inputs[i]) if vn.requires_grad else None
+                            for i, vn in enumerate(original.inputs)])
+        op.targets = tuple([op.targets[i] for i in op.indexes])
+        outs = []
+        for j, ref in enumerate(original.outputs):
+            vn = ref()
+            k = op.out_slots[j]
+            if vn is None:
+                array = trace.values[k]
+                p = _private_node(array.shape, array.dtype, True, original.rank + 1)
+                privates[("dead", id(op), j)] = p
+            else:
+                p = private(vn, k)
+            outs.append(p)
+        ins = tuple([private(vn, k) for vn, k in zip(original.inputs, op.in_slots)])
+        node = copy.copy(original)
+        op.state.update(inputs=ins, outputs=tuple([weakref.ref(p) for p in outs]),
+                        rank=original.rank)
+        # the schedule holds the private output nodes alive through this list
+        op.state["_static_graph_outputs"] = outs
+        op.node = node
+
+    out_slots, out_ranks = [], []
+
+    def out_template(obj):
+        if isinstance(obj, Variable):
+            pos = trace.input_vars.get(id(obj))
+            if pos is not None:
+                return ("arg", pos)
+            creator = obj._node.creator_node
+            op = trace.ops.get(id(creator)) if creator is not None else None
+            slot = trace.slot_of_array.get(id(obj._data))
+            if op is not None and op.linked:
+                if slot not in out_slots:
+                    out_slots.append(slot)
+                    out_ranks.append(creator.rank)
+                return ("var", slot, True)
+            if slot is not None and all(slot != k for k, _ in trace.externals):
+                return ("var", slot, obj._requires_grad)
+            return ("const", obj)
+        if _is_array(obj):
+            slot = trace.slot_of_array.get(id(obj))
+            return ("const", obj) if slot is None else ("array", slot)
+        if isinstance(obj, (tuple, list)):
+            return ("seq", type(obj), tuple([out_template(o) for o in obj]))
+        if isinstance(obj, dict):
+            return ("dict", tuple([(k, out_template(v)) for k, v in obj.items()]))
+        return ("const", obj)
+
+    template = out_template(result)
+    schedule = _Schedule(name, trace, template, leaf_inputs, leaf_externals, out_slots,
+                         out_ranks, leaf_ranks)
+    return schedule
+
+
+def _trace(name, func, args, kwargs, inputs):
+    """Run ``func`` eagerly while recording; returns (its result, the schedule)."""
+    global _n_tracing
+    trace = _Trace(inputs)
+    with _hook_lock:
+        _n_tracing += 1
+        function_node._trace_hook = _record_apply
+    _local.trace = trace
+    recorder = _RecordingReporter(trace, reporter_module.get_current_reporter())
+    try:
+        with recorder:
+            result = func(*args, **kwargs)
+    finally:
+        _local.trace = None
+        with _hook_lock:
+            _n_tracing -= 1
+            if not _n_tracing:
+                function_node._trace_hook = None
+    return result, _finish(name, trace, inputs, result)
+
+
+class _StaticGraph:
+    """The callable made by ``static_graph``; binds like a method and caches one schedule per key."""
+
+    def __init__(self, func, force_test_define_by_run=False, verbosity_level=0):
+        functools.update_wrapper(self, func)
+        self._func = func
+        self._eager = force_test_define_by_run
+        self._verbosity = verbosity_level
+        self._owned = weakref.WeakKeyDictionary()   # owner Link -> {key: schedule}
+        self._free = {}                              # key -> schedule, for plain functions
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return types.MethodType(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        func = self._func
+        if self._eager or not config.use_static_graph or config.debug or _current_trace() is not None:
+            return func(*args, **kwargs)
+        from kusari.link import Link
+        inputs = []
+        owner = args[0] if args and isinstance(args[0], Link) else None
+        if owner is None:
+            key = _flatten((args, kwargs), inputs, func.__qualname__)
+            cache = self._free
+        else:
+            key = (_flatten((args[1:], kwargs), inputs, func.__qualname__),
+                   tuple([id(p) for p in owner.params()]))
+            cache = self._owned.get(owner)
+            if cache is None:
+                cache = self._owned[owner] = {}
+        key = (key, config.train, config.enable_backprop)
+        schedule = cache.get(key)
+        if schedule is not None:
+            return schedule.replay(inputs)
+        if self._verbosity:
+            print(f"static_graph: tracing {func.__qualname__} (train={config.train}, "
+                  f"enable_backprop={config.enable_backprop}, {len(inputs)} array inputs)")
+        result, cache[key] = _trace(func.__qualname__, func, args, kwargs, inputs)
+        return result
+
+
+def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_size: bool = True,
+                 verbosity_level: int = 0, enable_double_backprop: bool = False):
+    """Decorate a Chain's ``forward`` (or a function of Variables/arrays) to trace it once and replay it.
+
+    Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``).
+    The first call per signature (shapes, dtypes and array types of the Variable/array
+    arguments, their ``requires_grad``, other arguments' values, ``config.train``,
+    ``config.enable_backprop``, and the owning Link's set of parameters) runs eagerly and is
+    traced; later calls replay the recorded ops on the new arrays and the parameters' current
+    arrays, and backward runs the recorded backward. Results and gradients equal eager mode.
+    ``config.use_static_graph = False`` (or ``config.debug``) runs eagerly.
+
+    The forward must be the same sequence of ops for a given signature. Python code between ops
+    runs only during the trace: wrap per-call side effects in ``@static_code``; ``report`` calls
+    are replayed automatically. Non-array values computed from data (e.g. ``float(loss.array)``)
+    are frozen at their traced value. Run backward before calling the same graph again.
+
+    Parameters
+    ----------
+    force_test_define_by_run : bool
+        Always run eagerly (to compare with static execution).
+    minimize_cache_size : bool
+        Accepted for Chainer compatibility; schedules hold no preallocated buffers.
+    verbosity_level : int
+        When >= 1, print a line each time a trace is recorded.
+    enable_double_backprop : bool
+        Must be False: double backprop through a replay raises NotImplementedError.
+    """
+    if enable_double_backprop:
+        raise NotImplementedError("static_graph: enable_double_backprop=True is not supported; "
+                                  "leave the forward undecorated for double backprop")
+    if not isinstance(verbosity_level, int):
+        raise TypeError(f"static_graph: verbosity_level must be an int, got "
+                        f"{type(verbosity_level).__name__}")
+
+    def decorate(func):
+        if not callable(func):
+            raise TypeError(f"static_graph: expected a function to decorate, got {type(func).__name__}")
+        return _StaticGraph(func, force_test_define_by_run, verbosity_level)
+
+    if args:
+        if len(args) != 1:
+            raise TypeError(f"static_graph: takes one function (or only keyword options), got "
+                            f"{len(args)} positional arguments")
+        return decorate(args[0])
+    return decorate
+
+
+def static_code(func):
+    """Mark ``func`` as code that must run at every call of a static graph (e.g. a counter or logging).
+
+    Inside a traced forward the call is recorded and, at each replay, ``func`` is called again
+    with the current values of its Variable/array arguments (other arguments as they were at the
+    trace). Variables/arrays it returns may feed later ops. ``func`` runs under
+    ``no_backprop_mode`` in every mode: its results are constants for differentiation.
+    """
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        trace = _current_trace()
+        if trace is None:
+            with no_backprop_mode():
+                return func(*args, **kwargs)
+        return trace.record_code(func, args, kwargs)
+    return wrapper

@@ -1,0 +1,164 @@
+"""Time kusari's CPU convolution and pooling, one thread, next to PyTorch CPU when a build is at hand.
+
+Run ``python tools/perf_conv.py`` (``--repeats N``, ``--threads N``, ``--torch PYTHON``, ``--only NAME``).
+Each framework runs in its own subprocess with ``OMP_NUM_THREADS`` / ``OPENBLAS_NUM_THREADS`` /
+``MKL_NUM_THREADS`` set before NumPy or torch is imported. For every workload it prints the median
+wall time (``time.perf_counter``) and the median CPU time (``time.process_time``, which a shared,
+busy machine disturbs less) over ``--repeats`` timed calls, after two warm-up calls.
+
+Workloads (float32, forward + backward through every input that has a gradient):
+
+* ``conv3x3``: 3x3 convolution 64 -> 64 channels, pad 1, with bias, x (32, 64, 32, 32).
+* ``lenet_convs``: LeNet-5's feature extractor on x (128, 1, 28, 28): conv 5x5 1 -> 6, relu,
+  max pool 2, conv 5x5 6 -> 16, relu, max pool 2, summed.
+* ``maxpool``: max_pooling_2d 2x2 (stride 2) on x (128, 6, 24, 24).
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+WORKLOADS = ("conv3x3", "lenet_convs", "maxpool")
+_TORCH_GLOB = os.path.expanduser("~/.cache/kusari-bench/envs/*/bin/python")
+
+
+def _time(step, repeats):
+    for _ in range(2):
+        step()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        step()
+        wall.append(time.perf_counter() - w0)
+        cpu.append(time.process_time() - c0)
+    return {"wall_ms": statistics.median(wall) * 1e3, "cpu_ms": statistics.median(cpu) * 1e3}
+
+
+def _kusari_steps():
+    import numpy
+
+    import kusari
+    import kusari.functions as F
+
+    rng = numpy.random.default_rng(0)
+
+    def param(*shape):
+        return kusari.Parameter(rng.standard_normal(shape, dtype=numpy.float32) * 0.1)
+
+    def run(loss_fn, params):
+        def step():
+            for p in params:
+                p.cleargrad()
+            loss = loss_fn()
+            loss.grad = numpy.ones_like(loss.array)
+            loss.backward()
+        return step
+
+    x3 = kusari.Variable(rng.standard_normal((32, 64, 32, 32), dtype=numpy.float32))
+    w3, b3 = param(64, 64, 3, 3), param(64)
+    xl = kusari.Variable(rng.standard_normal((128, 1, 28, 28), dtype=numpy.float32))
+    w1, b1, w2, b2 = param(6, 1, 5, 5), param(6), param(16, 6, 5, 5), param(16)
+    xp = kusari.Variable(rng.standard_normal((128, 6, 24, 24), dtype=numpy.float32))
+
+    def lenet():
+        h = F.max_pooling_2d(F.relu(F.convolution_2d(xl, w1, b1)), 2)
+        return F.max_pooling_2d(F.relu(F.convolution_2d(h, w2, b2)), 2)
+
+    return {
+        "conv3x3": run(lambda: F.convolution_2d(x3, w3, b3, pad=1), (x3, w3, b3)),
+        "lenet_convs": run(lenet, (xl, w1, b1, w2, b2)),
+        "maxpool": run(lambda: F.max_pooling_2d(xp, 2), (xp,)),
+    }
+
+
+def _torch_steps():
+    import torch
+    import torch.nn.functional as tf
+
+    torch.manual_seed(0)
+
+    def t(*shape, scale=1.0):
+        return (torch.randn(*shape) * scale).requires_grad_()
+
+    def run(loss_fn, params):
+        def step():
+            for p in params:
+                p.grad = None
+            y = loss_fn()
+            y.backward(torch.ones_like(y))
+        return step
+
+    x3, w3, b3 = t(32, 64, 32, 32), t(64, 64, 3, 3, scale=0.1), t(64, scale=0.1)
+    xl = t(128, 1, 28, 28)
+    w1, b1, w2, b2 = t(6, 1, 5, 5, scale=0.1), t(6, scale=0.1), t(16, 6, 5, 5, scale=0.1), t(16, scale=0.1)
+    xp = t(128, 6, 24, 24)
+
+    def lenet():
+        h = tf.max_pool2d(torch.relu(tf.conv2d(xl, w1, b1)), 2)
+        return tf.max_pool2d(torch.relu(tf.conv2d(h, w2, b2)), 2)
+
+    return {
+        "conv3x3": run(lambda: tf.conv2d(x3, w3, b3, padding=1), (x3, w3, b3)),
+        "lenet_convs": run(lenet, (xl, w1, b1, w2, b2)),
+        "maxpool": run(lambda: tf.max_pool2d(xp, 2), (xp,)),
+    }
+
+
+def _worker(framework, names, repeats):
+    steps = _kusari_steps() if framework == "kusari" else _torch_steps()
+    print(json.dumps({name: _time(steps[name], repeats) for name in names}))
+
+
+def _run_worker(python, framework, names, repeats, threads):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
+               MKL_NUM_THREADS=str(threads))
+    cmd = [python, os.path.abspath(__file__), "--worker", framework, "--repeats", str(repeats),
+           "--only", ",".join(names)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _find_torch():
+    for python in sorted(glob.glob(_TORCH_GLOB)):
+        probe = subprocess.run([python, "-c", "import torch"], capture_output=True)
+        if probe.returncode == 0:
+            return python
+    return None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--only", default=",".join(WORKLOADS), help="comma-separated workload names")
+    parser.add_argument("--torch", default=None, help="a python with torch (default: looked up in "
+                        "~/.cache/kusari-bench/envs; 'none' to skip)")
+    parser.add_argument("--worker", choices=("kusari", "torch"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    names = [n for n in args.only.split(",") if n]
+    unknown = set(names) - set(WORKLOADS)
+    if unknown:
+        parser.error(f"unknown workloads {sorted(unknown)}; choose from {WORKLOADS}")
+    if args.worker:
+        _worker(args.worker, names, args.repeats)
+        return
+    results = {"kusari": _run_worker(sys.executable, "kusari", names, args.repeats, args.threads)}
+    torch_python = None if args.torch == "none" else (args.torch or _find_torch())
+    if torch_python:
+        results["torch"] = _run_worker(torch_python, "torch", names, args.repeats, args.threads)
+    print(f"threads={args.threads} repeats={args.repeats} (median ms: wall / cpu)")
+    for name in names:
+        row = f"{name:12s} kusari {results['kusari'][name]['wall_ms']:8.1f} / {results['kusari'][name]['cpu_ms']:8.1f}"
+        if "torch" in results:
+            t = results["torch"][name]
+            ratio = results["kusari"][name]["cpu_ms"] / t["cpu_ms"]
+            row += f"   torch {t['wall_ms']:8.1f} / {t['cpu_ms']:8.1f}   cpu ratio {ratio:5.2f}"
+        print(row)
+
+
+if __name__ == "__main__":
+    main()
