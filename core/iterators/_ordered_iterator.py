@@ -16,6 +16,12 @@ class IteratorState(NamedTuple):
     order: numpy.ndarray | None
 
 
+def _checked(order, sampler, length: int):
+    if len(order) != length:
+        raise ValueError(f"order sampler {sampler!r} returned an order of length {len(order)}, expected {length}")
+    return order
+
+
 def advance(state: IteratorState, batch_size: int, repeat: bool, order_sampler, dataset_length: int):
     """The state after the next batch, and that batch's indices (None once a non-repeating sweep ended).
 
@@ -32,12 +38,7 @@ def advance(state: IteratorState, batch_size: int, repeat: bool, order_sampler, 
     while end >= size:
         pieces.append(numpy.arange(position, size) if order is None else order[position:size])
         if order is not None:
-            new_order = order_sampler(order, position)
-            if len(new_order) != len(order):
-                raise ValueError(
-                    f"order sampler {order_sampler!r} returned an order of length {len(new_order)}, "
-                    f"expected {len(order)}")
-            order = new_order
+            order = _checked(order_sampler(order, position), order_sampler, len(order))
         position = 0
         end = end - size if repeat else 0
         epoch += 1
@@ -81,7 +82,8 @@ class OrderedIterator(Iterator):
         """Go back to the start of the first epoch (drawing a fresh order when shuffling)."""
         order = None
         if self.order_sampler is not None:
-            order = self.order_sampler(numpy.arange(len(self.dataset)), 0)
+            n = len(self.dataset)
+            order = _checked(self.order_sampler(numpy.arange(n), 0), self.order_sampler, n)
         self._state = IteratorState(0, 0, False, order)
         self._previous_epoch_detail = -1.0
 

@@ -66,10 +66,15 @@ class ShuffleOrderSampler(OrderSampler):
         return self._random.get_state(legacy=False)
 
     def _set_state(self, state: dict) -> None:
-        if isinstance(self._random, numpy.random.Generator):
-            self._random.bit_generator.state = state
-        else:
-            self._random.set_state(state)
+        try:
+            if isinstance(self._random, numpy.random.Generator):
+                self._random.bit_generator.state = state
+            else:
+                self._random.set_state(state)
+        except (ValueError, TypeError, KeyError) as e:
+            raise ValueError(
+                f"ShuffleOrderSampler: cannot restore the saved {state.get('bit_generator')} state into "
+                f"this {type(self._random).__name__} ({e})") from None
 
     def serialize(self, serializer):
         """Save or load the generator state (stored as the UTF-8 bytes of its JSON form)."""

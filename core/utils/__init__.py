@@ -84,3 +84,4 @@ def normalize_axis(fname: str, axis, ndim: int):
 
 
 from kusari.utils.sparse import CooMatrix, get_order, to_coo  # NOQA  (after the helpers it imports)
+from kusari.utils.walker_alias import WalkerAlias  # NOQA

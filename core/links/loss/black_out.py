@@ -2,7 +2,7 @@
 from kusari import functions as F
 from kusari import initializers
 from kusari.link import Link
-from kusari.links.loss._sampler import CategoricalSampler
+from kusari.utils.walker_alias import WalkerAlias
 from kusari.variable import Parameter
 
 
@@ -17,7 +17,7 @@ class BlackOut(Link):
 
     def __init__(self, in_size, counts, sample_size):
         super().__init__()
-        self.sampler = CategoricalSampler(counts)
+        self.sampler = WalkerAlias(counts)
         self.sample_size = sample_size
         with self.init_scope():
             self.W = Parameter(initializers.LeCunNormal(), (len(counts), in_size))

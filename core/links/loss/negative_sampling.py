@@ -4,7 +4,7 @@ import numpy
 from kusari import functions as F
 from kusari import initializers
 from kusari.link import Link
-from kusari.links.loss._sampler import CategoricalSampler
+from kusari.utils.walker_alias import WalkerAlias
 from kusari.variable import Parameter
 
 
@@ -20,7 +20,7 @@ class NegativeSampling(Link):
         counts = numpy.asarray(counts, numpy.float64)
         self.sample_size = sample_size
         self.power = power
-        self.sampler = CategoricalSampler(counts ** power)
+        self.sampler = WalkerAlias(counts ** power)
         with self.init_scope():
             self.W = Parameter(initializers.Zero(dtype), (len(counts), in_size))
 

@@ -16,3 +16,4 @@ from kusari.training.extensions.value_observation import observe_lr, observe_val
 from kusari.training.extensions.warmup_shift import WarmupShift  # NOQA
 from kusari.training.extensions.fail_on_nonnumber import FailOnNonNumber  # NOQA
 from kusari.training.extensions.unchain_variables import unchain_variables  # NOQA
+from kusari.training.extensions.plot_report import PlotReport  # NOQA

@@ -62,7 +62,9 @@ def test_argument_errors():
         SerialIterator([1], 0)
     with pytest.raises(ValueError, match="SerialIterator: the dataset is empty"):
         SerialIterator([], 1)
-    it = SerialIterator([1, 2, 3], 2, order_sampler=lambda order, pos: order[:2])
+    with pytest.raises(ValueError, match="returned an order of length 2, expected 3"):
+        SerialIterator([1, 2, 3], 2, order_sampler=lambda order, pos: order[:2])
+    it = SerialIterator([1, 2, 3], 2, order_sampler=lambda order, pos: order if pos == 0 else order[:2])
     next(it)
     with pytest.raises(ValueError, match="returned an order of length 2, expected 3"):
         next(it)
@@ -80,7 +82,7 @@ def test_resume_mid_epoch_continues_bit_for_bit(snapshot, random_state):
     expected_details = (it.epoch, it.epoch_detail)
 
     # a differently seeded generator of the same kind: the snapshot must overwrite its state
-    fresh = None if random_state is None else type(random_state)(numpy.random.MT19937(99)) \
+    fresh = None if random_state is None else numpy.random.Generator(numpy.random.PCG64(99)) \
         if isinstance(random_state, numpy.random.Generator) else numpy.random.RandomState(99)
     resumed = SerialIterator(dataset, 4, order_sampler=ShuffleOrderSampler(fresh))
     numpy.random.seed(12345)  # disturb the global generator, which the snapshot must restore
