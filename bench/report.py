@@ -24,6 +24,7 @@ def format_us(value: float | None) -> str:
 
 
 def format_ratio(numerator: float | None, denominator: float | None) -> str:
+    """``numerator / denominator`` to two decimals; '—' when either is missing."""
     if numerator is None or denominator is None or denominator == 0:
         return "—"
     return f"{numerator / denominator:.2f}"
@@ -42,6 +43,17 @@ def table(result: RunResult) -> str:
         if ratios:
             cells += [format_ratio(row.get(REFERENCE), row.get(peer)) for peer in peers]
         lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def rounds_table(result: RunResult) -> str:
+    """A Markdown table of every round's median µs per framework, to show how much the machine drifted."""
+    header = ["workload", *result.frameworks]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    for name in result.workloads:
+        per_framework = result.samples.get(name, {})
+        cells = [" / ".join(format_us(v) for v in per_framework.get(f, [])) or "—" for f in result.frameworks]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -76,7 +88,7 @@ def markdown(result: RunResult, machine: dict[str, str], command: str) -> str:
     found_notes = notes(result)
     if found_notes:
         parts += ["Notes:", "", *(f"- {line}" for line in found_notes), ""]
-    parts += ["## Workloads", ""]
+    parts += ["Each round's median, in the order of the rounds:", "", rounds_table(result), "", "## Workloads", ""]
     overrides = parse_overrides(list(settings.overrides))
     for name in result.workloads:
         summary = " ".join((workloads.load(name).__doc__ or "").split("\n\n")[0].split())

@@ -79,7 +79,9 @@ def run_worker(python: str, framework: str, workloads: list[str], settings: Sett
         out = os.path.join(tmp, "report.json")
         command = worker_command(python, framework, workloads, settings, out)
         try:
-            done = subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(), timeout=settings.timeout_s)
+            # the worker reports on stderr and in ``out``; its stdout carries only the frameworks' own chatter
+            done = subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(), timeout=settings.timeout_s,
+                                  stdout=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"the {framework} worker ran past {settings.timeout_s:.0f} s") from None
         if done.returncode != 0 or not os.path.exists(out):

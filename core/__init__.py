@@ -38,3 +38,5 @@ from kusari.reporter import Reporter, Summary, DictSummary, get_current_reporter
 from kusari import links  # NOQA
 from kusari import optimizers, optimizer_hooks, serializers  # NOQA
 from kusari import distributions  # NOQA
+from kusari.static_graph import static_graph, static_code  # NOQA
+from kusari import training  # NOQA

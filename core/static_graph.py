@@ -119,12 +119,18 @@ class _Code:
     def run(self, vals):
         args = _fill(self.args, vals)
         kwargs = _fill(self.kwargs, vals)
-        if self.out_template is None:
-            self.func(*args, **kwargs)
-            return
         with no_backprop_mode():
             result = self.func(*args, **kwargs)
         _scatter(self.out_template, result, vals)
+
+
+def _structure(obj, leaf):
+    """``obj``'s tuple/list/dict nesting with every other value replaced by ``leaf(value)``."""
+    if isinstance(obj, (tuple, list)):
+        return ("seq", type(obj), tuple([_structure(o, leaf) for o in obj]))
+    if isinstance(obj, dict):
+        return ("dict", tuple([(k, _structure(v, leaf)) for k, v in obj.items()]))
+    return leaf(obj)
 
 
 def _fill(template, vals):
@@ -202,48 +208,38 @@ class _Trace:
             self.ops[id(node)] = op
         return outputs
 
-    def template(self, obj):
-        """The argument structure of ``obj`` with Variables/arrays replaced by slots."""
+    def _arg_leaf(self, obj):
         if isinstance(obj, Variable):
             return ("vslot", self._slot_of(obj))
         if _is_array(obj):
             return ("slot", self._slot_of(obj))
-        if isinstance(obj, (tuple, list)):
-            return ("seq", type(obj), tuple([self.template(o) for o in obj]))
-        if isinstance(obj, dict):
-            return ("dict", tuple([(k, self.template(v)) for k, v in obj.items()]))
         return ("const", obj)
 
-    def out_template(self, obj):
-        """Like ``template`` but every Variable/array gets a fresh slot (static_code results)."""
+    def _result_leaf(self, obj):
         if isinstance(obj, Variable):
             return ("vslot", self._new_slot(obj._data))
         if _is_array(obj):
             return ("slot", self._new_slot(obj))
-        if isinstance(obj, (tuple, list)):
-            return ("seq", type(obj), tuple([self.out_template(o) for o in obj]))
-        if isinstance(obj, dict):
-            return ("dict", tuple([(k, self.out_template(v)) for k, v in obj.items()]))
         return ("const", obj)
 
     def record_code(self, func, args, kwargs):
         if self.paused:
             with no_backprop_mode():
                 return func(*args, **kwargs)
-        arg_t, kwarg_t = self.template(args), self.template(kwargs)
+        arg_t, kwarg_t = _structure(args, self._arg_leaf), _structure(kwargs, self._arg_leaf)
         self.paused += 1
         try:
             with no_backprop_mode():
                 result = func(*args, **kwargs)
         finally:
             self.paused -= 1
-        self.steps.append(_Code(func, arg_t, kwarg_t, self.out_template(result)))
+        self.steps.append(_Code(func, arg_t, kwarg_t, _structure(result, self._result_leaf)))
         return result
 
     def record_report(self, values, observer):
         if not self.paused:
-            self.steps.append(_Code(reporter_module.report, self.template((values, observer)),
-                                    ("dict", ()), None))
+            self.steps.append(_Code(reporter_module.report, _structure((values, observer), self._arg_leaf),
+                                    ("dict", ()), ("const", None)))
 
 
 class _RecordingReporter(reporter_module.Reporter):
@@ -284,17 +280,17 @@ class _StaticGraphNode(FunctionNode):
 class _Schedule:
     """A finished trace: replays the forward, and runs the backward for the latest replay."""
 
-    def __init__(self, name, trace, out_template, n_leaf_inputs, leaf_externals, out_slots,
-                 out_ranks, leaf_ranks):
+    def __init__(self, name, trace, out_template, leaf_sources, out_slots, out_ranks, leaf_ranks,
+                 keep_alive):
         self.name = name
         self.steps = trace.steps
         self.n_slots = len(trace.values)
         self.input_slots = trace.input_slots
         self.externals = trace.externals
         self.out_template = out_template
-        self.leaf_inputs = n_leaf_inputs          # input positions that are graph leaves
-        self.leaf_externals = leaf_externals      # outside Variables that are graph leaves
+        self.leaf_sources = leaf_sources          # (input position, None) or (None, outside Variable)
         self.out_slots = out_slots                # slots of the outputs linked to the graph
+        self._keep_alive = keep_alive             # private output nodes, weakly referenced by ops
         self.depth = max(out_ranks, default=0) - max(leaf_ranks, default=0)
         self.producer = {}
         for op in self.steps:
@@ -337,7 +333,7 @@ class _Schedule:
 
     def _outputs(self, inputs, vals):
         variables = {}
-        leaves = [inputs[i] for i in self.leaf_inputs] + self.leaf_externals
+        leaves = [inputs[p] if v is None else v for p, v in self.leaf_sources]
         if self.out_slots and leaves and config.enable_backprop:
             node = _StaticGraphNode(self, self.generation)
             leaf_nodes = tuple([v._node for v in leaves])
@@ -411,8 +407,7 @@ class _Schedule:
         for k, g in zip(self.out_slots, grad_outputs):
             if g is not None:
                 grads[k] = g._data
-        n_leaves = len(self.leaf_inputs) + len(self.leaf_externals)
-        leaf_grads = [None] * n_leaves
+        leaf_grads = [None] * len(self.leaf_sources)
         for op in plan:
             gys = []
             seen = False
@@ -444,105 +439,95 @@ class _Schedule:
         return tuple([None if g is None else Variable(g, requires_grad=False) for g in leaf_grads])
 
 
-def _finish(name, trace, inputs, result):
-    """Turn a completed trace into a schedule: link the recorded graph to private nodes and
-    work out where each gradient goes."""
-    privates = {}               # id(trace VariableNode) -> private VariableNode
-    leaf_index = {}             # ("in", position) or ("ext", id(Variable)) -> leaf number
-    leaf_inputs, leaf_externals, leaf_ranks = [], [], []
+def _produced_slot(trace, vn):
+    """The slot of ``vn`` if a recorded op created it, else None."""
+    creator = vn.creator_node
+    op = None if creator is None else trace.ops.get(id(creator))
+    if op is not None:
+        for j, ref in enumerate(creator.outputs):
+            if ref() is vn:
+                return op.out_slots[j]
+    return None
 
-    def leaf(key, var):
-        j = leaf_index.get(key)
-        if j is None:
-            j = leaf_index[key] = len(leaf_index)
-            (leaf_inputs.append(key[1]) if key[0] == "in" else leaf_externals.append(var))
-            leaf_ranks.append(var._node.rank)
-        return j
+
+def _finish(name, trace, result):
+    """Turn a completed trace into a schedule: give the recorded graph private nodes and work out
+    where each gradient goes."""
+    external_slots = {k for k, _ in trace.externals}
+    leaf_index = {}             # ("in", position) or ("ext", id(Variable)) -> leaf number
+    leaf_sources, leaf_ranks = [], []
 
     def target(vn):
-        creator = vn.creator_node
-        op = trace.ops.get(id(creator)) if creator is not None else None
-        if op is not None:
-            for j, ref in enumerate(creator.outputs):
-                if ref() is vn:
-                    return op.out_slots[j]
+        slot = _produced_slot(trace, vn)
+        if slot is not None:
+            return slot
         var = vn._variable()
         if var is None:
             return None
         pos = trace.input_vars.get(id(var))
-        if pos is not None:
-            return ~leaf(("in", pos), var)
-        return ~leaf(("ext", id(var)), var)
+        if pos is None and trace.slot_of_array.get(id(var._data)) not in external_slots:
+            return None     # a wrapper of a value computed in the forward: eager drops its grad too
+        key = ("in", pos) if pos is not None else ("ext", id(var))
+        j = leaf_index.get(key)
+        if j is None:
+            j = leaf_index[key] = len(leaf_sources)
+            leaf_sources.append((pos, None) if pos is not None else (None, var))
+            leaf_ranks.append(vn.rank)
+        return ~j
 
-    def private(vn, k):
-        p = privates.get(id(vn))
+    privates = {}               # id(trace VariableNode) -> private VariableNode
+
+    def private(vn, k, rank):
+        p = privates.get(id(vn)) if vn is not None else None
         if p is None:
             array = trace.values[k]
-            p = privates[id(vn)] = _private_node(array.shape, array.dtype, vn.requires_grad, vn.rank)
+            p = _private_node(array.shape, array.dtype, True if vn is None else vn.requires_grad, rank)
+            if vn is not None:
+                privates[id(vn)] = p
         return p
 
-    for op in trace.steps:
-        if not isinstance(op, _Op):
-            continue
+    keep_alive = []
+    ops = [op for op in trace.steps if type(op) is _Op]
+    for op in ops:
         original = op.node
         if original.inputs is None:
-            op.node = copy.copy(original)
             continue
         op.linked = True
-        op.indexes = tuple([i for i, vn in enumerate(original.inputs) if vn.requires_grad])
-        op.targets = tuple([target(original.inputs[i]) if vn.requires_grad else None
-                            for i, vn in enumerate(original.inputs)])
-        op.targets = tuple([op.targets[i] for i in op.indexes])
-        outs = []
-        for j, ref in enumerate(original.outputs):
-            vn = ref()
-            k = op.out_slots[j]
-            if vn is None:
-                array = trace.values[k]
-                p = _private_node(array.shape, array.dtype, True, original.rank + 1)
-                privates[("dead", id(op), j)] = p
-            else:
-                p = private(vn, k)
-            outs.append(p)
-        ins = tuple([private(vn, k) for vn, k in zip(original.inputs, op.in_slots)])
-        node = copy.copy(original)
-        op.state.update(inputs=ins, outputs=tuple([weakref.ref(p) for p in outs]),
-                        rank=original.rank)
-        # the schedule holds the private output nodes alive through this list
-        op.state["_static_graph_outputs"] = outs
-        op.node = node
+        inputs = original.inputs
+        op.indexes = tuple([i for i, vn in enumerate(inputs) if vn.requires_grad])
+        op.targets = tuple([target(inputs[i]) for i in op.indexes])
+        outs = [private(ref(), k, original.rank + 1) for ref, k in zip(original.outputs, op.out_slots)]
+        keep_alive.append(outs)
+        op.state.update(inputs=tuple([private(vn, k, vn.rank) for vn, k in zip(inputs, op.in_slots)]),
+                        outputs=tuple([weakref.ref(p) for p in outs]), rank=original.rank)
 
     out_slots, out_ranks = [], []
 
-    def out_template(obj):
+    def out_leaf(obj):
         if isinstance(obj, Variable):
             pos = trace.input_vars.get(id(obj))
             if pos is not None:
                 return ("arg", pos)
-            creator = obj._node.creator_node
-            op = trace.ops.get(id(creator)) if creator is not None else None
-            slot = trace.slot_of_array.get(id(obj._data))
-            if op is not None and op.linked:
+            slot = _produced_slot(trace, obj._node)
+            if slot is not None and trace.ops[id(obj._node.creator_node)].linked:
                 if slot not in out_slots:
                     out_slots.append(slot)
-                    out_ranks.append(creator.rank)
+                    out_ranks.append(obj._node.creator_node.rank)
                 return ("var", slot, True)
-            if slot is not None and all(slot != k for k, _ in trace.externals):
-                return ("var", slot, obj._requires_grad)
-            return ("const", obj)
+            slot = trace.slot_of_array.get(id(obj._data))
+            if slot is None or slot in external_slots:
+                return ("const", obj)
+            return ("var", slot, obj._requires_grad)
         if _is_array(obj):
             slot = trace.slot_of_array.get(id(obj))
-            return ("const", obj) if slot is None else ("array", slot)
-        if isinstance(obj, (tuple, list)):
-            return ("seq", type(obj), tuple([out_template(o) for o in obj]))
-        if isinstance(obj, dict):
-            return ("dict", tuple([(k, out_template(v)) for k, v in obj.items()]))
+            return ("const", obj) if slot is None or slot in external_slots else ("array", slot)
         return ("const", obj)
 
-    template = out_template(result)
-    schedule = _Schedule(name, trace, template, leaf_inputs, leaf_externals, out_slots,
-                         out_ranks, leaf_ranks)
-    return schedule
+    template = _structure(result, out_leaf)
+    # Replays run on copies: the originals still serve the traced call's own backward.
+    for op in ops:
+        op.node = copy.copy(op.node)
+    return _Schedule(name, trace, template, leaf_sources, out_slots, out_ranks, leaf_ranks, keep_alive)
 
 
 def _trace(name, func, args, kwargs, inputs):
@@ -563,7 +548,7 @@ def _trace(name, func, args, kwargs, inputs):
             _n_tracing -= 1
             if not _n_tracing:
                 function_node._trace_hook = None
-    return result, _finish(name, trace, inputs, result)
+    return result, _finish(name, trace, result)
 
 
 class _StaticGraph:
@@ -625,6 +610,9 @@ def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_s
     runs only during the trace: wrap per-call side effects in ``@static_code``; ``report`` calls
     are replayed automatically. Non-array values computed from data (e.g. ``float(loss.array)``)
     are frozen at their traced value. Run backward before calling the same graph again.
+    Gradients are bit-identical to eager mode except when an output is also used inside the
+    forward and three or more gradient terms meet there: their summation order may then differ
+    in the last bit.
 
     Parameters
     ----------

@@ -1,10 +1,12 @@
 """Time kusari's CPU convolution and pooling, one thread, next to PyTorch CPU when a build is at hand.
 
-Run ``python tools/perf_conv.py`` (``--repeats N``, ``--threads N``, ``--torch PYTHON``, ``--only NAME``).
-Each framework runs in its own subprocess with ``OMP_NUM_THREADS`` / ``OPENBLAS_NUM_THREADS`` /
-``MKL_NUM_THREADS`` set before NumPy or torch is imported. For every workload it prints the median
-wall time (``time.perf_counter``) and the median CPU time (``time.process_time``, which a shared,
-busy machine disturbs less) over ``--repeats`` timed calls, after two warm-up calls.
+Run ``python tools/perf_conv.py`` (``--repeats N``, ``--rounds N``, ``--threads N``, ``--torch PYTHON``,
+``--only NAME``). Each framework runs in its own subprocesses with ``OMP_NUM_THREADS`` /
+``OPENBLAS_NUM_THREADS`` / ``MKL_NUM_THREADS`` set before NumPy or torch is imported, the two
+frameworks taking turns for ``--rounds`` rounds of ``--repeats`` timed calls (after two warm-up
+calls). For every workload it prints the median and the minimum of the wall time
+(``time.perf_counter``) and of the CPU time (``time.process_time``) over all timed calls; on a
+shared, busy machine the minimum CPU time is the steadiest figure.
 
 Workloads (float32, forward + backward through every input that has a gradient):
 
@@ -33,9 +35,9 @@ def _time(step, repeats):
     for _ in range(repeats):
         w0, c0 = time.perf_counter(), time.process_time()
         step()
-        wall.append(time.perf_counter() - w0)
-        cpu.append(time.process_time() - c0)
-    return {"wall_ms": statistics.median(wall) * 1e3, "cpu_ms": statistics.median(cpu) * 1e3}
+        wall.append((time.perf_counter() - w0) * 1e3)
+        cpu.append((time.process_time() - c0) * 1e3)
+    return {"wall_ms": wall, "cpu_ms": cpu}
 
 
 def _kusari_steps():
@@ -132,7 +134,8 @@ def _find_torch():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--only", default=",".join(WORKLOADS), help="comma-separated workload names")
     parser.add_argument("--torch", default=None, help="a python with torch (default: looked up in "
@@ -146,19 +149,25 @@ def main(argv=None):
     if args.worker:
         _worker(args.worker, names, args.repeats)
         return
-    results = {"kusari": _run_worker(sys.executable, "kusari", names, args.repeats, args.threads)}
     torch_python = None if args.torch == "none" else (args.torch or _find_torch())
-    if torch_python:
-        results["torch"] = _run_worker(torch_python, "torch", names, args.repeats, args.threads)
-    print(f"threads={args.threads} repeats={args.repeats} (median ms: wall / cpu)")
+    runs = {"kusari": sys.executable, **({"torch": torch_python} if torch_python else {})}
+    samples = {fw: {name: {"wall_ms": [], "cpu_ms": []} for name in names} for fw in runs}
+    for _ in range(args.rounds):
+        for fw, python in runs.items():
+            for name, times in _run_worker(python, fw, names, args.repeats, args.threads).items():
+                for key, values in times.items():
+                    samples[fw][name][key].extend(values)
+    print(f"threads={args.threads} rounds={args.rounds} repeats={args.repeats}; ms as "
+          "median/min, wall | cpu; ratio = kusari/torch of min cpu")
     for name in names:
-        row = f"{name:12s} kusari {results['kusari'][name]['wall_ms']:8.1f} / {results['kusari'][name]['cpu_ms']:8.1f}"
-        if "torch" in results:
-            t = results["torch"][name]
-            ratio = results["kusari"][name]["cpu_ms"] / t["cpu_ms"]
-            row += f"   torch {t['wall_ms']:8.1f} / {t['cpu_ms']:8.1f}   cpu ratio {ratio:5.2f}"
+        row = f"{name:12s}"
+        for fw in runs:
+            s = samples[fw][name]
+            row += (f"  {fw} {statistics.median(s['wall_ms']):7.1f}/{min(s['wall_ms']):7.1f} | "
+                    f"{statistics.median(s['cpu_ms']):7.1f}/{min(s['cpu_ms']):7.1f}")
+        if "torch" in runs:
+            row += f"  ratio {min(samples['kusari'][name]['cpu_ms']) / min(samples['torch'][name]['cpu_ms']):5.2f}"
         print(row)
-
 
 if __name__ == "__main__":
     main()

@@ -20,11 +20,15 @@ def _load_npz(path: str) -> dict:
 
 
 def cached_arrays(dataset_name: str, file_name: str, build) -> dict:
-    """The arrays cached in ``<dataset folder>/<file_name>`` (.npz), made by ``build()`` the first time."""
+    """The arrays cached in ``<dataset folder>/<file_name>`` (.npz), made by ``build()`` the first time.
+
+    The .npz is not compressed: the downloaded archives stay next to it, and compressing costs
+    seconds on every conversion and load for little gain on image data.
+    """
     def create(temp_path):
         arrays = build()
         with open(temp_path, "wb") as f:
-            numpy.savez_compressed(f, **arrays)
+            numpy.savez(f, **arrays)
         return arrays
 
     path = os.path.join(get_dataset_directory(dataset_name), file_name)

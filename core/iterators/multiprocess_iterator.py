@@ -5,6 +5,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import warnings
 
 from kusari.iterators._ordered_iterator import fetch_examples
@@ -97,16 +98,20 @@ class MultiprocessIterator(PrefetchIterator):
 
     @staticmethod
     def _shutdown_executor(executor, wait):
-        # ProcessPoolExecutor cannot terminate its workers (before Python 3.14); take their handles
-        # first, as shutdown() forgets them, to stop any that is stuck inside the dataset
+        if not wait:
+            executor.shutdown(wait=False, cancel_futures=True)
+            return
+        # ProcessPoolExecutor cannot terminate its workers (before Python 3.14): take their handles
+        # (shutdown() forgets them) and stop any worker still stuck inside the dataset after a grace
+        # period, which lets the waiting shutdown finish
         processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        if wait:
+        waiter = threading.Thread(target=executor.shutdown, kwargs={"wait": True, "cancel_futures": True})
+        waiter.start()
+        waiter.join(_JOIN_TIMEOUT_S)
+        if waiter.is_alive():
             for process in processes:
-                process.join(_JOIN_TIMEOUT_S)
-                if process.is_alive():
-                    process.terminate()
-                    process.join()
+                process.terminate()
+            waiter.join()
 
     def _gather(self, futures):
         if self.dataset_timeout is not None:

@@ -108,8 +108,9 @@ class Trainer:
         """Run the training loop until the stop trigger fires.
 
         Extensions' ``initialize`` run first (those with ``autoload`` set before the others, so that a
-        resumed state is in place), then the loop. On an exception, prints its traceback (when ``show_loop_exception_msg``), calls each
-        extension's ``on_error(trainer, exc, tb)`` and re-raises. Extensions' ``finalize`` and the
+        resumed state is in place), then the loop. On an exception, prints its traceback (when
+        ``show_loop_exception_msg``), calls each extension's ``on_error(trainer, exc, tb)``
+        and re-raises. Extensions' ``finalize`` and the
         updater's ``finalize`` run in every case. A trainer runs only once.
         """
         if self._done:
@@ -121,7 +122,8 @@ class Trainer:
             with self.reporter.scope(self.observation):
                 # extensions that load saved state (snapshot(autoload=True)) initialize first, so the
                 # others initialize from the resumed state
-                for _, entry in sorted(entries, key=lambda item: not getattr(item[1].extension, "autoload", False)):
+                loaders_first = sorted(entries, key=lambda item: not getattr(item[1].extension, "autoload", False))
+                for _, entry in loaders_first:
                     initializer = getattr(entry.extension, "initialize", None)
                     if initializer is not None and not getattr(entry.trigger, "finished", False):
                         initializer(self)

@@ -122,47 +122,31 @@ def col2im(col, stride, pad, outsize, dilate=1):
     return xp.ascontiguousarray(img[lead + crop])
 
 
-def _patch_matrix(x, ksize, stride, pad, cover_all, dilate, groups):
-    """Patches of ``x`` as a (groups, C/groups * prod(ksize), N * prod(out)) matrix, and ``out``."""
+def _patches(x, ksize, stride, pad, cover_all, dilate, groups):
+    """Patches of ``x`` as a contiguous (N, groups, C/groups * prod(ksize), prod(out)) array, and ``out``.
+
+    The im2col view is already in (N, C, k..., o...) order, so this is one copy and no transpose;
+    every GEMM below then writes its result straight in (N, C, spatial...) order.
+    """
     xp = backend.get_array_module(x)
-    nd = x.ndim - 2
     n, c = x.shape[:2]
+    nd = x.ndim - 2
     col = im2col(x, ksize, stride, pad, 0, cover_all, dilate)
     outs = col.shape[2 + nd:]
-    col = col.reshape((n, groups, c // groups) + col.shape[2:])
-    # (N, G, Cg, k..., o...) -> (G, Cg, k..., N, o...)
-    order = (1, 2) + tuple(range(3, 3 + nd)) + (0,) + tuple(range(3 + nd, 3 + 2 * nd))
-    mat = xp.ascontiguousarray(col.transpose(order))
-    return mat.reshape(groups, (c // groups) * _prod(ksize), n * _prod(outs)), outs
-
-
-def _channels_matrix(y, groups):
-    """(N, C, s...) -> (G, C/G, N * prod(s)), a copy in GEMM-friendly order."""
-    n, c = y.shape[:2]
-    size = _prod(y.shape[2:])
-    y = y.reshape(n, groups, c // groups, size).transpose(1, 2, 0, 3)
-    return y.reshape(groups, c // groups, n * size)
-
-
-def _from_channels_matrix(mat, n, spatial):
-    """(G, C/G, N * prod(s)) -> contiguous (N, C, s...); inverse of :func:`_channels_matrix`."""
-    xp = backend.get_array_module(mat)
-    g, cg = mat.shape[:2]
-    y = mat.reshape(g, cg, n, -1).transpose(2, 0, 1, 3)
-    return xp.ascontiguousarray(y).reshape((n, g * cg) + tuple(spatial))
+    mat = xp.ascontiguousarray(col).reshape(n, groups, (c // groups) * _prod(ksize), _prod(outs))
+    return mat, outs
 
 
 def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1):
     """Grouped N-d convolution (cross-correlation) as one batched GEMM, without bias.
 
     ``x``: (N, C, d...), ``W``: (C_out, C / groups, k...); ``cover_all`` a bool or one per axis.
-    Returns (N, C_out, o...).
+    Returns (N, C_out, o...), contiguous.
     """
     xp = backend.get_array_module(x)
-    ksize = W.shape[2:]
-    mat, outs = _patch_matrix(x, ksize, stride, pad, cover_all, dilate, groups)
-    w = W.reshape(groups, W.shape[0] // groups, -1)
-    return _from_channels_matrix(xp.matmul(w, mat), x.shape[0], outs)
+    mat, outs = _patches(x, W.shape[2:], stride, pad, cover_all, dilate, groups)
+    w = W.reshape(groups, W.shape[0] // groups, mat.shape[2])
+    return xp.matmul(w, mat).reshape((x.shape[0], W.shape[0]) + tuple(outs))
 
 
 def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, groups: int = 1):
@@ -171,10 +155,49 @@ def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, group
     ``x``: (N, C, d...), ``gy``: (N, C_out, o...). Returns (C_out, C / groups, *ksize).
     """
     xp = backend.get_array_module(x)
-    mat, _ = _patch_matrix(x, ksize, stride, pad, cover_all, dilate, groups)
-    g = _channels_matrix(gy, groups)
-    gw = xp.matmul(g, mat.transpose(0, 2, 1))
-    return gw.reshape((gy.shape[1], x.shape[1] // groups) + tuple(ksize))
+    mat, _ = _patches(x, ksize, stride, pad, cover_all, dilate, groups)
+    n, cout = gy.shape[:2]
+    g = gy.reshape(n, groups, cout // groups, mat.shape[3])
+    gw = xp.matmul(g, mat.swapaxes(2, 3)).sum(axis=0)  # per-sample GEMMs, then a small sum over N
+    return gw.reshape((cout, x.shape[1] // groups) + tuple(ksize))
+
+
+def _pad_or_crop(x, widths):
+    """``x`` with each spatial axis widened (positive) or cut (negative) by ``(low, high)`` widths."""
+    xp = backend.get_array_module(x)
+    cut = (slice(None), slice(None)) + tuple(slice(max(-lo, 0), x.shape[2 + i] - max(-hi, 0))
+                                             for i, (lo, hi) in enumerate(widths))
+    x = x[cut]
+    grow = ((0, 0), (0, 0)) + tuple((max(lo, 0), max(hi, 0)) for lo, hi in widths)
+    if any(w != (0, 0) for w in grow):
+        x = xp.pad(x, grow, mode="constant")
+    return x
+
+
+def _deconv_as_conv(x, W, pad, outsize, dilate, groups):
+    """Stride-1 transposed convolution as a convolution with the flipped filter (no col2im)."""
+    nd = x.ndim - 2
+    ksize = W.shape[2:]
+    pad, dilate = as_tuple(pad, nd), as_tuple(dilate, nd)
+    # y[h] = sum_i x[h + p - i d] W[i] = sum_j x'[h + j d] W[k - 1 - j], x' = x shifted by (k - 1) d - p.
+    widths = [((k - 1) * d - p, size + p - length)
+              for k, d, p, size, length in zip(ksize, dilate, pad, outsize, x.shape[2:])]
+    cin_g, cout_g = W.shape[0] // groups, W.shape[1]
+    w = W.reshape((groups, cin_g, cout_g) + tuple(ksize)).swapaxes(1, 2)
+    w = w.reshape((groups * cout_g, cin_g) + tuple(ksize))[(Ellipsis,) + (slice(None, None, -1),) * nd]
+    return conv_forward(_pad_or_crop(x, widths), w, 1, 0, False, dilate, groups)
+
+
+def _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups):
+    """Transposed convolution as one batched GEMM into patches, then :func:`col2im`."""
+    xp = backend.get_array_module(x)
+    n, cin = x.shape[:2]
+    ksize = W.shape[2:]
+    cin_g, cout_g = cin // groups, W.shape[1]
+    w = W.reshape(groups, cin_g, cout_g * _prod(ksize)).swapaxes(1, 2)
+    mat = xp.matmul(w, x.reshape(n, groups, cin_g, -1))  # (N, G, Cout_g * K, P)
+    col = mat.reshape((n, groups * cout_g) + tuple(ksize) + x.shape[2:])
+    return col2im(col, stride, pad, tuple(outsize), dilate)
 
 
 def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
@@ -182,16 +205,14 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
 
     ``x``: (N, C_in, d...), ``W``: (C_in, C_out / groups, k...), ``outsize``: the output's spatial
     shape. Returns (N, C_out, *outsize).
+
+    Two equal algorithms: with stride 1, a convolution with the flipped filter, whose patch array
+    holds ``C_in * prod(outsize)`` values per sample and filter tap; otherwise (or when that is the
+    larger one) a GEMM into ``C_out * prod(x spatial)`` patch values summed back by :func:`col2im`.
     """
-    xp = backend.get_array_module(x)
     nd = x.ndim - 2
-    n = x.shape[0]
-    ksize = W.shape[2:]
-    cin_g, cout_g = W.shape[0] // groups, W.shape[1]
-    w = W.reshape(groups, cin_g, cout_g * _prod(ksize)).transpose(0, 2, 1)
-    mat = xp.matmul(w, _channels_matrix(x, groups))  # (G, Cout_g * K, N * P)
-    col = mat.reshape((groups, cout_g) + tuple(ksize) + (n,) + x.shape[2:])
-    # (G, Cout_g, k..., N, d...) -> (N, G * Cout_g, k..., d...) without copying
-    order = (2 + nd, 0, 1) + tuple(range(2, 2 + nd)) + tuple(range(3 + nd, 3 + 2 * nd))
-    col = col.transpose(order).reshape((n, groups * cout_g) + tuple(ksize) + x.shape[2:])
-    return col2im(col, stride, pad, tuple(outsize), dilate)
+    outsize = tuple(outsize)
+    if (as_tuple(stride, nd) == (1,) * nd
+            and x.shape[1] * _prod(outsize) <= W.shape[1] * groups * _prod(x.shape[2:])):
+        return _deconv_as_conv(x, W, pad, outsize, dilate, groups)
+    return _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups)

@@ -53,3 +53,10 @@ def test_markdown_has_machine_versions_results_and_parameters():
     assert "- mlp_tiny on chainer failed: ImportError: no chainer" in text
     assert "Parameters: batch=2." in text
     assert "`add_1elem`: Tracked ``x + x`` on a 1-element float32 array" in text
+
+
+def test_rounds_table_lists_each_rounds_median():
+    lines = report.rounds_table(make_result()).splitlines()
+    assert lines[0] == "| workload | kusari | torch | chainer |"
+    assert lines[2] == "| add_1elem | 4.00 / 3.00 / 100 | 2.00 / 2.00 / 2.00 | 12.00 |"
+    assert lines[3] == "| mlp_tiny | 1,500 | 1,000 | — |"

@@ -56,13 +56,35 @@ def _check_running(fname, running_mean, running_var, shape):
     return running_mean, running_var
 
 
-def _standardize_batch(fname, x, axes, eps):
-    """Apply ``Standardize`` over ``axes``; returns (x_hat, the node) so callers can read its statistics."""
+class BatchStandardize(Standardize):
+    """Standardize with batch statistics, updating the running averages (if given) in ``forward``.
+
+    The update lives in the node so that a replayed static graph performs it every call.
+    """
+
+    def __init__(self, axes, eps, running_mean=None, running_var=None, decay=0.9):
+        super().__init__(axes, eps)
+        self.running_mean = running_mean
+        self.running_var = running_var
+        self.decay = decay
+
+    def forward(self, inputs):
+        out = super().forward(inputs)
+        if self.running_mean is not None:
+            shape = self.running_mean.shape
+            m = inputs[0].size // max(self.mean.size, 1)
+            _update_running(self.running_mean, self.running_var, self.mean.reshape(shape),
+                            self.var.reshape(shape), self.decay, m)
+        return out
+
+
+def _standardize_batch(fname, x, axes, eps, running_mean=None, running_var=None, decay=0.9):
+    """Apply ``BatchStandardize`` over ``axes``; returns (x_hat, the node) so callers can read its statistics."""
     if all(x.shape[i] == 1 for i in axes):
         warnings.warn(f"{fname}: every reduced axis of x (shape {x.shape}, axes {axes}) has size 1, "
                       "so the output is all beta; is the model in training mode on a single sample?",
                       UserWarning, stacklevel=3)
-    node = Standardize(axes, eps)
+    node = BatchStandardize(axes, eps, running_mean, running_var, decay)
     return node.apply((x,))[0], node
 
 
@@ -80,11 +102,7 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     fname = "batch_normalization"
     axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
-    x_hat, node = _standardize_batch(fname, x, axes, eps)
-    if running_mean is not None:
-        m = x.size // max(utils.size_of_shape(gamma.shape), 1)
-        _update_running(running_mean, running_var, node.mean.reshape(gamma.shape),
-                        node.var.reshape(gamma.shape), decay, m)
+    x_hat, _ = _standardize_batch(fname, x, axes, eps, running_mean, running_var, decay)
     from kusari.functions.array.reshape import reshape
     return x_hat * reshape(gamma, expanded) + reshape(beta, expanded)
 

@@ -56,20 +56,25 @@ class Geometry:
         strides = x.strides[:2] + tuple(st * s for st, s in zip(spatial, self.stride)) + spatial
         return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
 
-    def flat_patches(self, x, pad_value=0):
-        """The patches as ``(n, c, *outs, prod(ksize))`` (a copy)."""
-        return self.patches(x, pad_value).reshape(x.shape[:2] + self.outs + (self.window_size,))
+    def taps(self):
+        """``(flat, offset)`` for every position inside a window: its flat index and its N-d offset."""
+        return enumerate(itertools.product(*(range(k) for k in self.ksize)))
 
-    def col2im(self, col):
-        """Adjoint of ``patches``: sum ``col`` of shape ``(n, c, *outs, *ksize)`` into ``(n, c, *dims)``."""
-        xp = backend.get_array_module(col)
+    def scatter(self, shape, dtype, xp, values):
+        """Sum into zeros of ``shape`` (n, c, *dims) what ``values(flat, offset)`` puts at each offset.
+
+        ``values`` gives an ``(n, c, *outs)`` array (or None to skip the offset) holding what every
+        window sends to its element at ``offset``: one strided add per offset, no window-sized
+        temporaries. This is the adjoint of reading ``patches(x)[..., *offset]``.
+        """
         padded_dims = tuple(p + d + h for p, d, h in zip(self.pad, self.dims, self._high_pad()))
-        out = xp.zeros(col.shape[:2] + padded_dims, col.dtype)
-        # One strided add per offset inside the window: prod(ksize) vectorized steps.
-        for offset in itertools.product(*(range(k) for k in self.ksize)):
-            target = (slice(None), slice(None)) + tuple(
-                slice(o, o + s * (n - 1) + 1, s) for o, s, n in zip(offset, self.stride, self.outs))
-            out[target] += col[(Ellipsis,) + offset]
+        out = xp.zeros(tuple(shape[:2]) + padded_dims, dtype)
+        for flat, offset in self.taps():
+            v = values(flat, offset)
+            if v is not None:
+                target = (slice(None), slice(None)) + tuple(
+                    slice(o, o + s * (n - 1) + 1, s) for o, s, n in zip(offset, self.stride, self.outs))
+                out[target] += v
         crop = (slice(None), slice(None)) + tuple(slice(p, p + d) for p, d in zip(self.pad, self.dims))
         return xp.ascontiguousarray(out[crop])
 
@@ -111,46 +116,58 @@ def pooling_geometry(fname, x, nd, ksize, stride, pad, cover_all):
 
 
 def window_sum(x, geom, coeff=None):
-    y = geom.patches(x).sum(axis=tuple(range(-len(geom.ksize), 0)))
+    patches = geom.patches(x)
+    taps = geom.taps()
+    y = patches[(Ellipsis,) + next(taps)[1]].copy()
+    for _, offset in taps:
+        y += patches[(Ellipsis,) + offset]
     if coeff is not None:
-        y = y * coeff
-    return utils.force_array(y)
+        y *= coeff
+    return y
 
 
 def window_spread(g, geom, coeff=None):
     if coeff is not None:
         g = g * coeff
-    col = g.reshape(g.shape + (1,) * len(geom.ksize))
-    xp = backend.get_array_module(g)
-    return geom.col2im(xp.broadcast_to(col, g.shape + geom.ksize))
+    return geom.scatter((g.shape[0], g.shape[1]) + geom.dims, g.dtype, backend.get_array_module(g),
+                        lambda flat, offset: g)
 
 
 def window_gather(x, geom, indexes):
     xp = backend.get_array_module(x)
-    col = geom.flat_patches(x)
+    col = geom.patches(x).reshape(x.shape[:2] + geom.outs + (-1,))
     return xp.take_along_axis(col, indexes[..., None], axis=-1)[..., 0]
 
 
 def window_scatter(g, geom, indexes):
     xp = backend.get_array_module(g)
-    hit = indexes[..., None] == xp.arange(geom.window_size)
-    col = xp.where(hit, g[..., None], g.dtype.type(0))
-    return geom.col2im(col.reshape(g.shape + geom.ksize))
+    zero = g.dtype.type(0)
+    return geom.scatter((g.shape[0], g.shape[1]) + geom.dims, g.dtype, xp,
+                        lambda flat, offset: xp.where(indexes == flat, g, zero))
 
 
 def window_max(x, geom):
-    """Max over each window and the flat in-window index of the max.
+    """Max over each window and the flat in-window index of the max (the first one on ties).
 
-    Padding never wins; a window lying entirely in the padding gives 0 (its index points into the
-    padding, so it passes no gradient).
+    A running maximum over the window offsets, then a pass back over them for the index; each
+    offset is a strided view, so nothing window-sized is materialized. As with ``argmax``, a NaN
+    wins and its first position is the index. Padding never wins; a window lying entirely in the
+    padding gives 0 (its index points into the padding, so it passes no gradient).
     """
     xp = backend.get_array_module(x)
-    col = geom.flat_patches(x, pad_value=-numpy.inf)
-    indexes = col.argmax(axis=-1)
-    y = xp.take_along_axis(col, indexes[..., None], axis=-1)[..., 0]
+    patches = geom.patches(x, pad_value=-numpy.inf)
+    views = [(flat, patches[(Ellipsis,) + offset]) for flat, offset in geom.taps()]
+    y = views[0][1].copy()
+    for _, v in views[1:]:
+        xp.maximum(y, v, out=y)
+    indexes = xp.zeros(y.shape, numpy.intp)
+    for flat, v in reversed(views):  # later writes win: the first maximal offset is kept
+        hit = v == y
+        hit |= v != v
+        xp.copyto(indexes, flat, where=hit)
     empty = geom.padding_only()
     if empty is not None:
-        y = xp.where(xp.asarray(empty), x.dtype.type(0), y)
+        y[..., xp.asarray(empty)] = 0
     return y, indexes
 
 

@@ -17,3 +17,8 @@ from kusari.training.extensions.warmup_shift import WarmupShift  # NOQA
 from kusari.training.extensions.fail_on_nonnumber import FailOnNonNumber  # NOQA
 from kusari.training.extensions.unchain_variables import unchain_variables  # NOQA
 from kusari.training.extensions.plot_report import PlotReport  # NOQA
+from kusari.training.extensions import tfevents  # NOQA
+from kusari.training.extensions.tensorboard_report import TensorBoardReport  # NOQA
+from kusari.training.extensions.computational_graph import DumpGraph, dump_graph  # NOQA
+from kusari.training.extensions.parameter_statistics import ParameterStatistics  # NOQA
+from kusari.training.extensions.variable_statistics_plot import VariableStatisticsPlot  # NOQA

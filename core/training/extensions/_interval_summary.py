@@ -1,4 +1,4 @@
-"""IntervalSummary: what LogReport, PlotReport and TensorBoardReport share: mean observations over a trigger interval."""
+"""IntervalSummary: mean observations over a trigger interval (shared by LogReport, PlotReport, TensorBoardReport)."""
 from kusari import reporter
 from kusari.training.trigger import get_trigger
 

@@ -1,7 +1,9 @@
 """Download fixtures for tests/core/datasets, defined once in tests/core/dataset/download_fixtures.py."""
+import gzip
 import importlib.util
 import pathlib
 
+import numpy
 import pytest
 
 _spec = importlib.util.spec_from_file_location(
@@ -26,3 +28,17 @@ def mirror(tmp_path, monkeypatch):
         monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", str(folder))
         return folder
     return write
+
+
+def _idx_gz(array, shape=None) -> bytes:
+    header = bytes([0, 0, 0x08, len(shape or array.shape)])
+    header += b"".join(int(n).to_bytes(4, "big") for n in (shape or array.shape))
+    return gzip.compress(header + numpy.asarray(array, dtype=numpy.uint8).tobytes())
+
+
+@pytest.fixture
+def idx_gz():
+    """``idx_gz(array, shape=None)``: a gzipped IDX file of unsigned bytes, written from the format's
+    description (magic 0x00000803-style header, big-endian dimensions); ``shape`` overrides the
+    header's dimensions to make malformed files."""
+    return _idx_gz

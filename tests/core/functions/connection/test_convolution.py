@@ -44,6 +44,9 @@ def convolution_reference(x, W, b, stride, pad, dilate, groups, cover_all=False)
          "cover_all": True},
         {"nd": 3, "in_size": (4, 3, 4), "ksize": (2, 2, 3), "stride": 1, "pad": (0, 1, 1),
          "dilate": 1, "groups": 1, "cover_all": False},
+        # stride 1 with an output larger than x: the x-gradient runs as a flipped-filter convolution
+        {"nd": 2, "in_size": (3, 3), "ksize": (3, 3), "stride": 1, "pad": 2, "dilate": 1, "groups": 1,
+         "cover_all": False},
     ],
     [{"nobias": False}, {"nobias": True}],
     [{"dtype": numpy.float32}, {"dtype": numpy.float64}],

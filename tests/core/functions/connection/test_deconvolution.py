@@ -43,6 +43,11 @@ def _default_outsize(ins, k, s, p, d):
          "dilate": (1, 1), "groups": 1, "outsize": (6, 6)},
         {"nd": 3, "in_size": (2, 3, 2), "ksize": (2, 2, 2), "stride": (1, 2, 1), "pad": (0, 1, 0),
          "dilate": (1, 1, 1), "groups": 1, "outsize": None},
+        # stride 1: computed as a convolution with the flipped filter (grouped; then x cropped)
+        {"nd": 2, "in_size": (4, 5), "ksize": (3, 3), "stride": (1, 1), "pad": (1, 1),
+         "dilate": (1, 1), "groups": 2, "outsize": None},
+        {"nd": 2, "in_size": (4, 4), "ksize": (2, 3), "stride": (1, 1), "pad": (2, 0),
+         "dilate": (1, 2), "groups": 1, "outsize": None},
     ],
     [{"nobias": False}, {"nobias": True}],
     [{"dtype": numpy.float32}, {"dtype": numpy.float64}],

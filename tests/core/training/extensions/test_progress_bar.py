@@ -1,4 +1,5 @@
 import io
+from types import SimpleNamespace
 
 from kusari.training.extensions import ProgressBar
 from kusari.training.triggers import IntervalTrigger
@@ -10,23 +11,12 @@ class _Tty(io.StringIO):
 
 
 def _run(out, n=8, **kwargs):
-    from types import SimpleNamespace
+    """Drive a ProgressBar (update_interval 2) through ``n`` iterations at 4 iterations per epoch."""
     bar = ProgressBar(update_interval=2, bar_length=10, out=out, **kwargs)
-    trainer = SimpleNamespace(updater=None, stop_trigger=IntervalTrigger(2, "epoch"))
-    from itertools import count
-    it = count(1)
-
-    class U:
-        iteration = 0
-        epoch = 0
-        epoch_detail = 0.0
-
-    trainer.updater = U()
-    for _ in range(n):
-        i = next(it)
-        trainer.updater.iteration = i
-        trainer.updater.epoch = i // 4
-        trainer.updater.epoch_detail = i / 4
+    updater = SimpleNamespace(iteration=0, epoch=0, epoch_detail=0.0)
+    trainer = SimpleNamespace(updater=updater, stop_trigger=IntervalTrigger(2, "epoch"))
+    for i in range(1, n + 1):
+        updater.iteration, updater.epoch, updater.epoch_detail = i, i // 4, i / 4
         bar(trainer)
     bar.finalize()
     return out.getvalue()

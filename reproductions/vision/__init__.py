@@ -1,0 +1,1 @@
+"""Vision reproductions (see README.md in this folder for recipes and citations)."""

@@ -1,0 +1,193 @@
+"""kusari.model_zoo.registry: lookup errors, verified shipped files, downloads, mirrors, offline failures."""
+import functools
+import hashlib
+import http.server
+import os
+import threading
+
+import numpy
+import pytest
+
+import kusari.model_zoo as zoo
+from kusari import serializers
+from kusari.dataset.download import DownloadError
+from kusari.model_zoo import registry
+from kusari.model_zoo.models import MnistMLP
+
+GOOD = b"weights that match their checksum\n" * 50
+GOOD_SHA = hashlib.sha256(GOOD).hexdigest()
+
+
+@pytest.fixture
+def isolated(monkeypatch, tmp_path):
+    """An empty registry, an empty shipped-weights folder and KUSARI_HOME in tmp_path."""
+    monkeypatch.setattr(registry, "_REGISTRY", {})
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    monkeypatch.setattr(registry, "_WEIGHTS_DIR", str(shipped))
+    monkeypatch.setenv("KUSARI_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("KUSARI_DOWNLOAD_MIRROR", raising=False)
+    return tmp_path
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A loopback HTTP server over tmp_path/www; yields (base URL, list of requested paths)."""
+    root = tmp_path / "www"
+    root.mkdir()
+    requests = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def do_GET(self):
+            requests.append(self.path)
+            super().do_GET()
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", root, requests
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _entry(name="m", url=None, sha=GOOD_SHA, **kw):
+    return zoo.Entry(name=name, architecture="kusari.model_zoo.models:MnistMLP", params={},
+                     file=f"{name}.npz", sha256=sha, url=url, **kw)
+
+
+def _closed_port_url():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/m.npz"
+
+
+def test_unknown_name_lists_known_ones(isolated):
+    zoo.register(_entry("alpha"))
+    zoo.register(_entry("beta"))
+    with pytest.raises(ValueError, match=r"unknown model 'gamma'; known models: alpha, beta"):
+        zoo.info("gamma")
+    with pytest.raises(ValueError, match="alpha, beta"):
+        zoo.load("gamma")
+
+
+def test_empty_registry_message(isolated):
+    with pytest.raises(ValueError, match=r"known models: \(none\)"):
+        zoo.info("x")
+
+
+def test_name_must_be_str(isolated):
+    with pytest.raises(TypeError, match="must be a str, got int"):
+        zoo.info(3)
+
+
+def test_list_info_register_unregister(isolated):
+    zoo.register(_entry("b", dataset="MNIST", metric={"test_error": 0.5}))
+    zoo.register(_entry("a"))
+    assert zoo.list() == ["a", "b"]
+    info = zoo.info("b")
+    assert info["dataset"] == "MNIST" and info["metric"] == {"test_error": 0.5}
+    assert info["sha256"] == GOOD_SHA and info["file"] == "b.npz"
+    with pytest.raises(ValueError, match="'a' is already registered"):
+        zoo.register(_entry("a"))
+    zoo.register(_entry("a", dataset="other"), overwrite=True)
+    assert zoo.info("a")["dataset"] == "other"
+    zoo.unregister("a")
+    assert zoo.list() == ["b"]
+    with pytest.raises(TypeError, match="must be an Entry"):
+        zoo.register({"name": "c"})
+
+
+def test_entry_validation():
+    with pytest.raises(ValueError, match="architecture must be 'module:Class'"):
+        zoo.Entry(name="x", architecture="MnistMLP", params={}, file="x.npz", sha256=GOOD_SHA)
+    with pytest.raises(ValueError, match="sha256 hex digest"):
+        zoo.Entry(name="x", architecture="a:B", params={}, file="x.npz", sha256="abc")
+
+
+def test_shipped_file_is_used_when_it_verifies(isolated):
+    zoo.register(_entry(url=_closed_port_url()))
+    (isolated / "shipped" / "m.npz").write_bytes(GOOD)
+    assert zoo.weights_path("m") == str(isolated / "shipped" / "m.npz")
+
+
+def test_corrupt_cached_copy_is_rejected_and_downloaded_again(isolated, server):
+    base, root, requests = server
+    (root / "m.npz").write_bytes(GOOD)
+    zoo.register(_entry(url=base + "/m.npz"))
+    cached = isolated / "home" / "models" / "m.npz"
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"truncated or tampered")
+    with pytest.warns(UserWarning, match="corrupt"):
+        path = zoo.weights_path("m")
+    assert path == str(cached)
+    assert cached.read_bytes() == GOOD
+    assert requests == ["/m.npz"]
+    assert zoo.weights_path("m") == str(cached)  # verified cache: no second request
+    assert requests == ["/m.npz"]
+
+
+def test_corrupt_shipped_copy_falls_back_to_download(isolated, server):
+    base, root, requests = server
+    (root / "m.npz").write_bytes(GOOD)
+    (isolated / "shipped" / "m.npz").write_bytes(b"bad")
+    zoo.register(_entry(url=base + "/m.npz"))
+    path = zoo.weights_path("m")
+    assert path == str(isolated / "home" / "models" / "m.npz")
+    assert open(path, "rb").read() == GOOD and requests == ["/m.npz"]
+
+
+def test_download_with_wrong_content_is_rejected(isolated, server):
+    base, root, _ = server
+    (root / "m.npz").write_bytes(b"not the published file")
+    zoo.register(_entry(url=base + "/m.npz"))
+    with pytest.raises(DownloadError, match="expected " + GOOD_SHA):
+        zoo.weights_path("m")
+    assert not (isolated / "home" / "models" / "m.npz").exists()
+
+
+def test_local_mirror_dir_is_used(isolated, monkeypatch):
+    mirror = isolated / "mirror"
+    mirror.mkdir()
+    (mirror / "m.npz").write_bytes(GOOD)
+    monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", str(mirror))
+    zoo.register(_entry(url=_closed_port_url()))
+    assert open(zoo.weights_path("m"), "rb").read() == GOOD
+
+
+def test_offline_failure_says_where_to_put_the_file(isolated):
+    zoo.register(_entry(url=_closed_port_url()))
+    target = os.path.join(str(isolated), "home", "models", "m.npz")
+    with pytest.raises(DownloadError) as info:
+        zoo.weights_path("m")
+    assert "place it at" in str(info.value) and target in str(info.value)
+
+
+def test_entry_without_url_says_where_to_put_the_file(isolated):
+    zoo.register(_entry())
+    target = os.path.join(str(isolated), "home", "models", "m.npz")
+    with pytest.raises(FileNotFoundError, match="place a copy with sha256 " + GOOD_SHA) as info:
+        zoo.weights_path("m")
+    assert target in str(info.value)
+    os.makedirs(os.path.dirname(target))
+    with open(target, "wb") as f:
+        f.write(GOOD)
+    assert zoo.weights_path("m") == target
+
+
+def test_load_builds_the_architecture_with_the_entry_params_and_weights(isolated):
+    numpy.random.seed(0)
+    trained = MnistMLP(n_in=6, n_units=4, n_out=3)
+    path = isolated / "shipped" / "tiny.npz"
+    serializers.save_npz(str(path), trained)
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    zoo.register(zoo.Entry(name="tiny", architecture="kusari.model_zoo.models:MnistMLP",
+                           params={"n_in": 6, "n_units": 4, "n_out": 3}, file="tiny.npz", sha256=sha))
+    model = zoo.load("tiny")
+    assert isinstance(model, MnistMLP)
+    for name, param in trained.namedparams():
+        numpy.testing.assert_array_equal(dict(model.namedparams())[name].array, param.array)

@@ -1,0 +1,21 @@
+"""reproductions.catalog and the declarations of the MNIST reproductions."""
+import pytest
+
+from reproductions import catalog
+
+
+def test_get_unknown():
+    with pytest.raises(ValueError, match="unknown reproduction 'x'; known: vision/mnist_lenet5, vision/mnist_mlp"):
+        catalog.get("x")
+
+
+@pytest.mark.parametrize("name, value, zoo", [("vision/mnist_mlp", 0.016, "mnist-mlp"),
+                                               ("vision/mnist_lenet5", 0.0095, "lenet5-mnist")])
+def test_mnist_declarations(name, value, zoo):
+    repro = catalog.get(name)
+    assert repro.name == name and repro.zoo_name == zoo
+    assert repro.target.value == value and repro.target.direction == "lower"
+    assert "Table" in repro.target.citation or "Fig." in repro.target.citation
+    assert set(repro.tiers) == {"quick", "full"}
+    # the quick tier's bound is a loose pipeline check, the full tier's the target plus its tolerance
+    assert repro.bound("quick") > repro.bound("full") == pytest.approx(value + repro.target.tolerance)

@@ -1,0 +1,41 @@
+"""reproductions.report: RESULTS.md rendered from result JSON files."""
+import json
+
+from reproductions import report
+
+
+def _result(name="vision/a", tier="full", values=(0.017, 0.019), passed=False, **extra):
+    return {
+        "name": name, "task": "task " + name, "tier": tier, "recipe": "recipe of " + name,
+        "target": {"value": 0.016, "metric": "test_error", "direction": "lower", "tolerance": 0.002,
+                   "citation": "Someone 2003, Table 1"},
+        "bound": 0.018, "values": list(values), "mean": sum(values) / len(values), "std": 0.0014142,
+        "passed": passed, "wall_time_s": 600.0, "hardware": {"cpu": "Some CPU", "cores": 2, "device": "cpu"},
+        "git_commit": "0123456789abcdef", "date": "2026-01-02T03:04:05Z", **extra}
+
+
+def test_render_rows_and_sections():
+    weights = {"zoo_name": "a-zoo", "file": "a-zoo.npz", "sha256": "f" * 64, "seed": 0, "value": 0.017}
+    text = report.render([_result(weights=weights), _result(tier="quick", values=(0.03,), passed=True)])
+    lines = text.splitlines()
+    full = next(line for line in lines if line.startswith("| vision/a | full"))
+    quick = next(line for line in lines if line.startswith("| vision/a | quick"))
+    assert lines.index(full) < lines.index(quick)
+    assert "| 1.60% | ≤ 1.80% | 1.80% ± 0.14% (1.70%, 1.90%) | 2 | **FAIL** | 10.0 min |" in full
+    assert "Some CPU, 2 cores | `0123456789ab` | 2026-01-02 |" in full
+    assert "| 3.00% ± 0.14% (3.00%) | 1 | pass |" in quick
+    assert "- **vision/a** (task vision/a): recipe of vision/a Target: Someone 2003, Table 1" in lines
+    assert text.count("recipe of vision/a") == 1
+    assert f"`a-zoo` from vision/a seed 0 (test_error 1.70%): `a-zoo.npz`, sha256 `{'f' * 64}`" in text
+
+
+def test_write_report_orders_by_name(tmp_path):
+    results = tmp_path / "results"
+    results.mkdir()
+    for r in (_result(name="vision/b"), _result(name="vision/a", tier="quick")):
+        (results / f"{r['name'].replace('/', '.')}.{r['tier']}.json").write_text(json.dumps(r))
+    out = report.write_report(str(results), str(tmp_path / "RESULTS.md"))
+    text = open(out).read()
+    assert text.startswith("# Reproduction results")
+    assert "do not edit" in text
+    assert text.index("| vision/a |") < text.index("| vision/b |")
