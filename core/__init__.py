@@ -40,3 +40,4 @@ from kusari import optimizers, optimizer_hooks, serializers  # NOQA
 from kusari import distributions  # NOQA
 from kusari.static_graph import static_graph, static_code  # NOQA
 from kusari import training  # NOQA
+from kusari import dataset, datasets, iterators  # NOQA

@@ -58,7 +58,7 @@ def register(entry: Entry, overwrite: bool = False) -> Entry:
 
 
 def unregister(name: str) -> None:
-    """Remove ``name`` from the registry (KeyError-free: ValueError listing the known names)."""
+    """Remove ``name`` from the registry (ValueError listing the known names if it is absent)."""
     get_entry(name)
     del _REGISTRY[name]
 

@@ -31,7 +31,8 @@ def default_work_dir() -> str:
 
 
 def slug(name: str, tier: str) -> str:
-    """File-name form of a reproduction and tier: ``'vision/mnist_mlp', 'full'`` -> ``'vision.mnist_mlp.full'``."""
+    """File-name form of a reproduction and tier: ``('vision/mnist_mlp', 'full')`` ->
+    ``'vision.mnist_mlp.full'``."""
     return f"{name.replace('/', '.')}.{tier}"
 
 

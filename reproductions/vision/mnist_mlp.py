@@ -9,7 +9,8 @@ fix the nonlinearity in the table; ReLU is our choice), softmax cross-entropy, m
 momentum 0.9 (the paper used plain SGD), batch 100, learning rate 0.05 decayed linearly to 0, no
 weight decay, no distortions, pixels scaled to [0, 1]. Full tier: 10 epochs on all 60,000 training
 images (chosen to fit the CPU budget of this repository's runs); pass if the mean test error over
-seeds is at most 1.6% + 0.2 points = 1.8%. Quick tier (CI): 1 epoch on all images, pass at or below 4%.
+seeds is at most 1.6% + 0.2 points = 1.8%. Quick tier (CI): 1 epoch on all images, pass at or below 6% (an
+untrained model scores about 90%).
 """
 from kusari import optimizers
 from kusari.datasets import get_mnist
@@ -31,8 +32,8 @@ REPRODUCTION = Reproduction(
     target=Target(
         value=0.016, metric="test_error", direction="lower", tolerance=0.002,
         citation="Simard, Steinkraus & Platt, ICDAR 2003, Table 1, 2 layer MLP (CE), no distortion: 1.6%"),
-    tiers={"quick": Tier(epochs=1, bound=0.04,
-                         note="pipeline check: 1 epoch on 60,000 images, test error <= 4%"),
+    tiers={"quick": Tier(epochs=1, bound=0.06,
+                         note="pipeline check: 1 epoch on 60,000 images, test error <= 6%"),
            "full": Tier(epochs=10, note="10 epochs on 60,000 images")},
     make_model=MnistMLP,
     load_data=lambda: get_mnist(ndim=1),

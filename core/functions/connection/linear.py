@@ -35,20 +35,64 @@ class LinearFunction(FunctionNode):
         return y.reshape(batch + (W.shape[0],)),
 
     def backward(self, indexes, grad_outputs):
-        from kusari.functions.array.reshape import reshape
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         k = self._n_batch_axes
         ret = []
         if 0 in indexes:
-            ret.append(reshape(linear(gy, W.T, n_batch_axes=k), x.shape))
+            ret.append(LinearGradData(x.shape, k).apply((W, gy))[0])
         if 1 in indexes:
-            gy2 = reshape(gy, (-1, W.shape[0]))
-            x2 = reshape(x, (-1, W.shape[1]))
-            ret.append(linear(gy2.T, x2.T))
+            ret.append(LinearGradWeight(W.shape, k).apply((x, gy))[0])
         if 2 in indexes:
             from kusari.functions.math.sum import sum as _sum
             ret.append(_sum(gy, axis=tuple(range(k))))
+        return tuple(ret)
+
+
+class LinearGradData(FunctionNode):
+    """``gx = gy W`` reshaped to x's shape: the data gradient of ``linear`` (inputs W, gy)."""
+
+    def __init__(self, x_shape, n_batch_axes):
+        self._x_shape = x_shape
+        self._n_batch_axes = n_batch_axes
+
+    def forward(self, inputs):
+        W, gy = inputs
+        self.retain_inputs((0, 1))
+        return (gy.reshape(-1, W.shape[0]) @ W).reshape(self._x_shape),
+
+    def backward(self, indexes, grad_outputs):
+        W, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(LinearGradWeight(W.shape, self._n_batch_axes).apply((ggx, gy))[0])
+        if 1 in indexes:
+            ret.append(linear(ggx, W, n_batch_axes=self._n_batch_axes))
+        return tuple(ret)
+
+
+class LinearGradWeight(FunctionNode):
+    """``gW = gy^T x`` over all batch rows: the weight gradient of ``linear`` (inputs x, gy)."""
+
+    def __init__(self, W_shape, n_batch_axes):
+        self._W_shape = W_shape
+        self._n_batch_axes = n_batch_axes
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        n_out, n_in = self._W_shape
+        return gy.reshape(-1, n_out).T @ x.reshape(-1, n_in),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(LinearGradData(x.shape, self._n_batch_axes).apply((ggW, gy))[0])
+        if 1 in indexes:
+            ret.append(linear(x, ggW, n_batch_axes=self._n_batch_axes))
         return tuple(ret)
 
 
