@@ -51,18 +51,13 @@ def _get_device(device_spec):
 
 
 def to_device(device, x):
-    """Send the array ``x`` to ``device``; None leaves it as is.
+    """Send ``x`` (an array, a Variable, or a list/tuple/dict of them) to ``device``; None leaves it.
 
     ``device`` is anything :func:`kusari.get_device` accepts: -1 or ``'@numpy'`` for the host, a GPU
-    id or ``'@cupy:N'``, or a Device. Non-array values (Variables, Links, containers) are handed to
-    :func:`kusari.backend.to_device`.
+    id or ``'@cupy:N'``, or a Device.
     """
     device = _get_device(device)
-    if device is None:
-        return x
-    if isinstance(x, numpy.ndarray) or backend.is_gpu_array(x):
-        return device.send(x)
-    return backend.to_device(device, x)
+    return x if device is None else backend.to_device(device, x)
 
 
 @converter()

@@ -1,5 +1,4 @@
 """DatasetMixin: indexing by int, slice or an index array on top of ``get_example(i)``."""
-import numpy
 
 
 class DatasetMixin:

@@ -10,8 +10,7 @@ from kusari.datasets import _loading
 
 _URL = "https://www.cs.toronto.edu/~kriz/{}-python.tar.gz"
 
-# SHA-256 of the canonical archives, as checked by Keras (keras/datasets/cifar10.py, cifar100.py);
-# their MD5s agree with the ones published on https://www.cs.toronto.edu/~kriz/cifar.html.
+# SHA-256 of the canonical archives, as checked by Keras (keras/datasets/cifar10.py, cifar100.py).
 _CHECKSUMS = {
     "cifar-10": Checksum("6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce"),
     "cifar-100": Checksum("85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7"),

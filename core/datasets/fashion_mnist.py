@@ -7,8 +7,7 @@ from kusari.datasets import _mnist_family
 _BASE_URL = "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/"
 
 # SHA-256 of the canonical .gz files, as checked by ankane/torchvision-ruby
-# (lib/torchvision/datasets/fashion_mnist.rb); their MD5s agree with the table in
-# zalandoresearch/fashion-mnist's README.
+# (lib/torchvision/datasets/fashion_mnist.rb).
 _CHECKSUMS = {
     "train-images-idx3-ubyte.gz": Checksum("3aede38d61863908ad78613f6a32ed271626dd12800ba2636569512369268a84"),
     "train-labels-idx1-ubyte.gz": Checksum("a04f17134ac03560a47e3764e11b92fc97de4d1bfaf8ba1a3aa29af54cc90845"),

@@ -20,13 +20,13 @@ class PrefetchIterator(OrderedIterator):
     indices, returns the examples) and ``_shutdown_executor(executor, wait)``.
     """
 
-    def __init__(self, dataset, batch_size, repeat, shuffle, order_sampler, n_workers, n_prefetch):
+    def __init__(self, dataset, batch_size, repeat, shuffle, order_sampler, workers, n_prefetch):
+        """``workers``: (argument name, value), e.g. ``("n_threads", 4)``."""
         name = type(self).__name__
-        if isinstance(n_workers, bool) or not isinstance(n_workers, (int, numpy.integer)) or n_workers < 1:
-            raise ValueError(f"{name}: the number of workers must be a positive int, got {n_workers!r}")
-        if isinstance(n_prefetch, bool) or not isinstance(n_prefetch, (int, numpy.integer)) or n_prefetch < 1:
-            raise ValueError(f"{name}: n_prefetch must be a positive int, got {n_prefetch!r}")
-        self._n_workers = int(n_workers)
+        for arg, value in (workers, ("n_prefetch", n_prefetch)):
+            if isinstance(value, bool) or not isinstance(value, (int, numpy.integer)) or value < 1:
+                raise ValueError(f"{name}: {arg} must be a positive int, got {value!r}")
+        self._n_workers = int(workers[1])
         self._n_prefetch = int(n_prefetch)
         self._pending = collections.deque()
         self._executor = None

@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 import warnings
+from concurrent.futures.process import BrokenProcessPool
 
 from kusari.iterators._ordered_iterator import fetch_examples
 from kusari.iterators._prefetch_iterator import PrefetchIterator
@@ -75,7 +76,8 @@ class MultiprocessIterator(PrefetchIterator):
         if dataset_timeout is not None and dataset_timeout <= 0:
             raise ValueError(f"MultiprocessIterator: dataset_timeout must be positive or None, got {dataset_timeout!r}")
         n_processes = (os.cpu_count() or 1) if n_processes is None else n_processes
-        super().__init__(dataset, batch_size, repeat, shuffle, order_sampler, n_processes, n_prefetch)
+        super().__init__(dataset, batch_size, repeat, shuffle, order_sampler, ("n_processes", n_processes),
+                         n_prefetch)
         self.n_processes = self._n_workers
         self.n_prefetch = self._n_prefetch
         self.shared_mem = shared_mem
@@ -124,7 +126,7 @@ class MultiprocessIterator(PrefetchIterator):
     def __next__(self):
         try:
             return super().__next__()
-        except concurrent.futures.process.BrokenProcessPool as e:
+        except BrokenProcessPool as e:
             reason = ("a worker process terminated abruptly (killed by a signal, out of memory, or it "
                       "failed to start: see its output above); the iterator cannot continue")
             self._close(reason)

@@ -26,7 +26,7 @@ class MultithreadIterator(PrefetchIterator):
     """
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None, n_threads=1, order_sampler=None):
-        super().__init__(dataset, batch_size, repeat, shuffle, order_sampler, n_threads, 1)
+        super().__init__(dataset, batch_size, repeat, shuffle, order_sampler, ("n_threads", n_threads), 1)
         self.n_threads = self._n_workers
         self._task = functools.partial(fetch_examples, dataset)
 

@@ -6,6 +6,7 @@ import http.server
 import os
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 

@@ -67,7 +67,8 @@ def test_errors_name_the_problem():
         concat_examples([])
     with pytest.raises(ValueError, match=r"arrays at 0 have different shapes \[\(1,\), \(2,\)\]; pass padding="):
         concat_examples([(numpy.zeros(2), 0), (numpy.zeros(1), 1)])
-    with pytest.raises(ValueError, match=r"cannot pad arrays of different ndim together \(shapes \[\(2,\), \(1, 2\)\]\)"):
+    with pytest.raises(ValueError,
+                       match=r"cannot pad arrays of different ndim together \(shapes \[\(2,\), \(1, 2\)\]\)"):
         concat_examples([numpy.zeros(2), numpy.zeros((1, 2))], padding=0)
     with pytest.raises(ValueError, match="padding has 3 entries but examples are tuples of 2"):
         concat_examples([(1, 2)], padding=(0, 0, 0))
@@ -86,6 +87,7 @@ def test_to_device():
     assert to_device(None, x) is x
     assert to_device(-1, x) is x
     assert to_device(backend.CpuDevice(), x) is x
+    assert to_device("@numpy", [x])[0] is x
     with pytest.raises(ValueError, match="unknown device specifier 'tpu'"):
         to_device("tpu", x)
 

@@ -1,4 +1,7 @@
-"""A save/load round trip through an .npz file, following the kusari.serializer protocol."""
+"""Iterator test helpers: a save/load round trip through an .npz file (the kusari.serializer
+protocol), and polling for a condition."""
+import time
+
 import numpy
 import pytest
 
@@ -51,3 +54,16 @@ def snapshot(tmp_path):
             obj.serialize(_Reader(npz))
 
     return save, load
+
+
+@pytest.fixture
+def wait_until():
+    """``wait_until(condition, timeout=15)``: poll until ``condition()`` holds; False on timeout."""
+    def poll(condition, timeout=15.0):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+    return poll

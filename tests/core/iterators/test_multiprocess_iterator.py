@@ -1,6 +1,8 @@
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -52,6 +54,50 @@ def test_killed_worker_raises_instead_of_hanging():
         it.finalize()
 
 
+CTRL_C_SCRIPT = """
+import multiprocessing
+import numpy
+from kusari.iterators import MultiprocessIterator
+
+if __name__ == "__main__":
+    it = MultiprocessIterator(numpy.arange(100), 10, n_processes=2)
+    next(it)
+    next(it)
+    print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+    while True:
+        next(it)
+"""
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_ctrl_c_stops_the_program_and_its_workers(tmp_path, wait_until):
+    script = tmp_path / "train.py"
+    script.write_text(CTRL_C_SCRIPT)
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        workers = [int(pid) for pid in child.stdout.readline().split()]
+        assert workers
+        child.send_signal(signal.SIGINT)
+        child.wait(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()
+        stderr = child.stderr.read()
+        child.stderr.close()
+    # one traceback, the main process's: workers ignore SIGINT and exit quietly with it
+    assert stderr.count("Traceback") == 1 and stderr.rstrip().endswith("KeyboardInterrupt")
+    assert wait_until(lambda: not [pid for pid in workers if _alive(pid)])
+
+
 def test_unpicklable_dataset_is_reported_before_starting_workers():
     it = MultiprocessIterator(TransformDataset([1, 2], lambda x: x), 1, n_processes=1)
     with pytest.raises(TypeError, match=r"the dataset \(TransformDataset\) cannot be pickled"):
@@ -72,7 +118,7 @@ def test_slow_dataset_warns_after_dataset_timeout():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"n_processes": 0}, "the number of workers must be a positive int, got 0"),
+    ({"n_processes": 0}, "MultiprocessIterator: n_processes must be a positive int, got 0"),
     ({"n_prefetch": 0}, "n_prefetch must be a positive int, got 0"),
     ({"dataset_timeout": 0}, "dataset_timeout must be positive or None, got 0"),
 ])

@@ -28,7 +28,7 @@ def test_examples_of_a_batch_load_concurrently():
 
 
 def test_argument_errors():
-    with pytest.raises(ValueError, match="the number of workers must be a positive int, got 0"):
+    with pytest.raises(ValueError, match="MultithreadIterator: n_threads must be a positive int, got 0"):
         MultithreadIterator([1], 1, n_threads=0)
     with pytest.raises(ValueError, match="MultithreadIterator: give shuffle or order_sampler, not both"):
         MultithreadIterator([1], 1, shuffle=False, order_sampler=lambda o, p: o)

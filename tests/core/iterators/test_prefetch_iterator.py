@@ -1,11 +1,10 @@
 """Behaviour shared by the prefetching iterators (kusari/iterators/_prefetch_iterator.py), checked on both."""
 import gc
+import multiprocessing
 import os
 import threading
-import time
 import traceback
 
-import multiprocessing
 import numpy
 import pytest
 
@@ -66,15 +65,6 @@ def _resources():
     return threading.active_count(), len(multiprocessing.active_children()), fds
 
 
-def _wait_for(condition, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
 def test_same_batches_as_serial_iterator(make):
     reference = SerialIterator(_dataset(10), 3, order_sampler=_sampler(7))
     it = make(_dataset(10), 3, order_sampler=_sampler(7))
@@ -121,14 +111,14 @@ def test_finalize_and_with_release_the_workers(make):
         next(it)
 
 
-def test_garbage_collection_releases_the_workers(kind):
+def test_garbage_collection_releases_the_workers(kind, wait_until):
     before = _resources()
     it = KINDS[kind](_dataset(6), 2, workers=1)
     next(it)
     assert _resources()[:2] != before[:2]
     del it
     gc.collect()
-    assert _wait_for(lambda: _resources() == before)
+    assert wait_until(lambda: _resources() == before)
 
 
 def test_thousands_of_short_epochs_leak_nothing(make):
