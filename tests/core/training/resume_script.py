@@ -46,7 +46,7 @@ def main():
     trainer.extend(extensions.LogReport(trigger=(3, "iteration")))
     trainer.extend(extensions.snapshot(autoload=True), trigger=(7, "iteration"))
     if slow:
-        trainer.extend(lambda trainer: time.sleep(0.05), name="sleep")
+        trainer.extend(lambda trainer: time.sleep(0.1), name="sleep")
     trainer.run()
     serializers.save_npz(f"{out}/final.npz", optimizer)  # includes the momentum state
     serializers.save_npz(f"{out}/final_model.npz", model)
