@@ -188,16 +188,54 @@ def _deconv_as_conv(x, W, pad, outsize, dilate, groups):
     return conv_forward(_pad_or_crop(x, widths), w, 1, 0, False, dilate, groups)
 
 
-def _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups):
-    """Transposed convolution as one batched GEMM into patches, then :func:`col2im`."""
+def _deconv_columns(x, W, groups):
+    """The GEMM of a transposed convolution: (N, C_out, prod(ksize), prod(x spatial)) patch values."""
     xp = backend.get_array_module(x)
     n, cin = x.shape[:2]
-    ksize = W.shape[2:]
     cin_g, cout_g = cin // groups, W.shape[1]
-    w = W.reshape(groups, cin_g, cout_g * _prod(ksize)).swapaxes(1, 2)
-    mat = xp.matmul(w, x.reshape(n, groups, cin_g, -1))  # (N, G, Cout_g * K, P)
-    col = mat.reshape((n, groups * cout_g) + tuple(ksize) + x.shape[2:])
+    w = W.reshape(groups, cin_g, -1).swapaxes(1, 2)  # (G, Cout_g * K, Cin_g)
+    mat = xp.matmul(w, x.reshape(n, groups, cin_g, -1))  # per-sample GEMMs: (N, G, Cout_g * K, P)
+    return mat.reshape(n, groups * cout_g, _prod(W.shape[2:]), -1)
+
+
+def _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups):
+    """Transposed convolution as one batched GEMM into patches, then :func:`col2im`."""
+    col = _deconv_columns(x, W, groups)
+    col = col.reshape(col.shape[:2] + tuple(W.shape[2:]) + x.shape[2:])
     return col2im(col, stride, pad, tuple(outsize), dilate)
+
+
+def _deconv_by_flat_col2im(x, W, pad, outsize, dilate, groups):
+    """Stride-1 transposed convolution as a GEMM and a col2im whose adds run over whole images.
+
+    ``x`` is first laid on the grid of the uncropped output (its rows, planes... widened with
+    zeros), so the GEMM's result for one filter tap, read as a flat array, is that tap's
+    contribution shifted by a constant offset: each tap becomes one contiguous add instead of many
+    short strided ones.
+    """
+    xp = backend.get_array_module(x)
+    nd = x.ndim - 2
+    n = x.shape[0]
+    ins, ksize = x.shape[2:], W.shape[2:]
+    pad, dilate = as_tuple(pad, nd), as_tuple(dilate, nd)
+    full = tuple(max(i + (k - 1) * d, o + 2 * p)
+                 for i, k, d, o, p in zip(ins, ksize, dilate, outsize, pad))
+    grid = (ins[0],) + full[1:]
+    if grid != tuple(ins):
+        wide = xp.zeros(x.shape[:2] + grid, x.dtype)
+        wide[(Ellipsis,) + tuple(slice(0, i) for i in ins)] = x
+        x = wide
+    mat = _deconv_columns(x, W, groups)
+    size = mat.shape[3]
+    steps = [_prod(full[a + 1:]) for a in range(nd)]  # element strides of the output grid
+    # The last tap's zero-filled tail reaches at most one row (steps[0]) past the image.
+    out = xp.zeros((n, mat.shape[1], (full[0] + 1) * steps[0]), x.dtype)
+    for flat, taps in enumerate(itertools.product(*(range(k) for k in ksize))):
+        start = sum(t * d * st for t, d, st in zip(taps, dilate, steps))
+        out[:, :, start:start + size] += mat[:, :, flat]
+    img = out[:, :, :full[0] * steps[0]].reshape((n, mat.shape[1]) + full)
+    crop = (slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(pad, outsize))
+    return xp.ascontiguousarray(img[crop])
 
 
 def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
@@ -206,13 +244,15 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
     ``x``: (N, C_in, d...), ``W``: (C_in, C_out / groups, k...), ``outsize``: the output's spatial
     shape. Returns (N, C_out, *outsize).
 
-    Two equal algorithms: with stride 1, a convolution with the flipped filter, whose patch array
-    holds ``C_in * prod(outsize)`` values per sample and filter tap; otherwise (or when that is the
-    larger one) a GEMM into ``C_out * prod(x spatial)`` patch values summed back by :func:`col2im`.
+    Equal algorithms: a GEMM into ``C_out * prod(x spatial)`` patch values per sample and filter
+    tap, summed back by :func:`col2im`; with stride 1, either a convolution with the flipped filter
+    (when its patch array, ``C_in * prod(outsize)``, is not the larger one) or the GEMM with
+    whole-image adds of :func:`_deconv_by_flat_col2im`.
     """
     nd = x.ndim - 2
     outsize = tuple(outsize)
-    if (as_tuple(stride, nd) == (1,) * nd
-            and x.shape[1] * _prod(outsize) <= W.shape[1] * groups * _prod(x.shape[2:])):
+    if as_tuple(stride, nd) != (1,) * nd:
+        return _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups)
+    if x.shape[1] * _prod(outsize) <= W.shape[1] * groups * _prod(x.shape[2:]):
         return _deconv_as_conv(x, W, pad, outsize, dilate, groups)
-    return _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups)
+    return _deconv_by_flat_col2im(x, W, pad, outsize, dilate, groups)

@@ -3,6 +3,15 @@ from kusari import utils
 from kusari.function_node import FunctionNode
 
 
+def _grad_data(W, gy, x_shape):
+    return (gy.reshape(-1, W.shape[0]) @ W).reshape(x_shape)
+
+
+def _grad_weight(x, gy, W_shape):
+    n_out, n_in = W_shape
+    return gy.reshape(-1, n_out).T @ x.reshape(-1, n_in)
+
+
 class LinearFunction(FunctionNode):
     def __init__(self, n_batch_axes):
         self._n_batch_axes = n_batch_axes
@@ -48,6 +57,20 @@ class LinearFunction(FunctionNode):
             ret.append(_sum(gy, axis=tuple(range(k))))
         return tuple(ret)
 
+    def _backward_arrays(self, indexes, grad_outputs):
+        inputs = self.inputs
+        x, W = inputs[0].data, inputs[1].data
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(_grad_data(W, gy, x.shape))
+        if 1 in indexes:
+            ret.append(_grad_weight(x, gy, W.shape))
+        if 2 in indexes:
+            # What F.sum computes, so both paths agree bit for bit.
+            ret.append(utils.force_array(gy.sum(axis=tuple(range(self._n_batch_axes)))))
+        return tuple(ret)
+
 
 class LinearGradData(FunctionNode):
     """``gx = gy W`` reshaped to x's shape: the data gradient of ``linear`` (inputs W, gy)."""
@@ -59,7 +82,7 @@ class LinearGradData(FunctionNode):
     def forward(self, inputs):
         W, gy = inputs
         self.retain_inputs((0, 1))
-        return (gy.reshape(-1, W.shape[0]) @ W).reshape(self._x_shape),
+        return _grad_data(W, gy, self._x_shape),
 
     def backward(self, indexes, grad_outputs):
         W, gy = self.get_retained_inputs()
@@ -82,8 +105,7 @@ class LinearGradWeight(FunctionNode):
     def forward(self, inputs):
         x, gy = inputs
         self.retain_inputs((0, 1))
-        n_out, n_in = self._W_shape
-        return gy.reshape(-1, n_out).T @ x.reshape(-1, n_in),
+        return _grad_weight(x, gy, self._W_shape),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()

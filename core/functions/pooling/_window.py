@@ -60,21 +60,20 @@ class Geometry:
         """``(flat, offset)`` for every position inside a window: its flat index and its N-d offset."""
         return enumerate(itertools.product(*(range(k) for k in self.ksize)))
 
-    def scatter(self, shape, dtype, xp, values):
-        """Sum into zeros of ``shape`` (n, c, *dims) what ``values(flat, offset)`` puts at each offset.
+    def scatter(self, like, values):
+        """Sum what ``values(flat)`` sends to each in-window position into an ``(n, c, *dims)`` array.
 
-        ``values`` gives an ``(n, c, *outs)`` array (or None to skip the offset) holding what every
-        window sends to its element at ``offset``: one strided add per offset, no window-sized
-        temporaries. This is the adjoint of reading ``patches(x)[..., *offset]``.
+        ``values(flat)`` gives an array shaped like ``like`` (n, c, *outs): what every window adds
+        to its element at flat in-window index ``flat``. One strided add per window position and
+        no window-sized temporaries; the adjoint of reading ``patches(x)[..., *offset]``.
         """
+        xp = backend.get_array_module(like)
         padded_dims = tuple(p + d + h for p, d, h in zip(self.pad, self.dims, self._high_pad()))
-        out = xp.zeros(tuple(shape[:2]) + padded_dims, dtype)
+        out = xp.zeros(like.shape[:2] + padded_dims, like.dtype)
         for flat, offset in self.taps():
-            v = values(flat, offset)
-            if v is not None:
-                target = (slice(None), slice(None)) + tuple(
-                    slice(o, o + s * (n - 1) + 1, s) for o, s, n in zip(offset, self.stride, self.outs))
-                out[target] += v
+            target = (slice(None), slice(None)) + tuple(
+                slice(o, o + s * (n - 1) + 1, s) for o, s, n in zip(offset, self.stride, self.outs))
+            out[target] += values(flat)
         crop = (slice(None), slice(None)) + tuple(slice(p, p + d) for p, d in zip(self.pad, self.dims))
         return xp.ascontiguousarray(out[crop])
 
@@ -129,8 +128,7 @@ def window_sum(x, geom, coeff=None):
 def window_spread(g, geom, coeff=None):
     if coeff is not None:
         g = g * coeff
-    return geom.scatter((g.shape[0], g.shape[1]) + geom.dims, g.dtype, backend.get_array_module(g),
-                        lambda flat, offset: g)
+    return geom.scatter(g, lambda flat: g)
 
 
 def window_gather(x, geom, indexes):
@@ -142,8 +140,7 @@ def window_gather(x, geom, indexes):
 def window_scatter(g, geom, indexes):
     xp = backend.get_array_module(g)
     zero = g.dtype.type(0)
-    return geom.scatter((g.shape[0], g.shape[1]) + geom.dims, g.dtype, xp,
-                        lambda flat, offset: xp.where(indexes == flat, g, zero))
+    return geom.scatter(g, lambda flat: xp.where(indexes == flat, g, zero))
 
 
 def window_max(x, geom):
@@ -160,11 +157,14 @@ def window_max(x, geom):
     y = views[0][1].copy()
     for _, v in views[1:]:
         xp.maximum(y, v, out=y)
+    has_nan = bool((y != y).any())
     indexes = xp.zeros(y.shape, numpy.intp)
+    hit = xp.empty(y.shape, bool)
     for flat, v in reversed(views):  # later writes win: the first maximal offset is kept
-        hit = v == y
-        hit |= v != v
-        xp.copyto(indexes, flat, where=hit)
+        xp.equal(v, y, out=hit)
+        if has_nan:
+            hit |= v != v
+        indexes[hit] = flat
     empty = geom.padding_only()
     if empty is not None:
         y[..., xp.asarray(empty)] = 0

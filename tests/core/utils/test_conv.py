@@ -72,13 +72,14 @@ def test_im2col_rejects_windows_larger_than_the_input():
 
 
 # Stride-1 transposed convolutions: (x spatial, ksize, pad, dilate, groups, extra output length).
-# The extra length asks for a cover_all-sized output; pad > (k - 1) * dilate makes x be cropped.
+# The extra length asks for a larger output than the default; pad > (k - 1) * dilate crops.
 _STRIDE1_DECONVS = [
     ((5, 6), (3, 3), (1, 1), (1, 1), 1, (0, 0)),
     ((4, 5), (3, 2), (0, 1), (2, 1), 2, (0, 0)),
     ((6, 4), (2, 3), (2, 0), (1, 2), 1, (0, 0)),
     ((7,), (3,), (1,), (1,), 1, (0,)),
     ((3, 3, 4), (2, 2, 3), (0, 1, 1), (1, 1, 1), 1, (0, 0, 0)),
+    ((4, 4), (3, 3), (1, 0), (1, 1), 1, (1, 1)),
 ]
 
 
@@ -94,11 +95,12 @@ def test_stride1_deconv_algorithms_agree(ins, ksize, pad, dilate, groups, extra,
     W = _rand(rng, 2 * groups, 3, *ksize, dtype=dtype)
     outsize = tuple(conv.get_deconv_outsize(i, k, 1, p, d=d) + e
                     for i, k, p, d, e in zip(ins, ksize, pad, dilate, extra))
-    fast = conv._deconv_as_conv(x, W, pad, outsize, dilate, groups)
-    slow = conv._deconv_by_col2im(x, W, 1, pad, outsize, dilate, groups)
-    assert fast.dtype == slow.dtype == dtype
-    assert fast.shape == slow.shape == (2, 3 * groups) + outsize
-    numpy.testing.assert_allclose(fast, slow, rtol=rtol, atol=rtol)
+    want = conv._deconv_by_col2im(x, W, 1, pad, outsize, dilate, groups)
+    assert want.shape == (2, 3 * groups) + outsize
+    for got in (conv._deconv_as_conv(x, W, pad, outsize, dilate, groups),
+                conv._deconv_by_flat_col2im(x, W, pad, outsize, dilate, groups)):
+        assert got.dtype == dtype and got.flags.c_contiguous
+        numpy.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
 
 
 @pytest.mark.parametrize("channels", [(2, 5), (5, 2)])
@@ -139,9 +141,10 @@ def test_conv_forward_matches_explicit_dot_products():
 def test_deconv_forward_picks_the_smaller_patch_array(monkeypatch):
     calls = []
     monkeypatch.setattr(conv, "_deconv_as_conv", lambda *a: calls.append("conv"))
+    monkeypatch.setattr(conv, "_deconv_by_flat_col2im", lambda *a: calls.append("flat"))
     monkeypatch.setattr(conv, "_deconv_by_col2im", lambda *a: calls.append("col2im"))
     x = numpy.zeros((1, 8, 4, 4))
     conv.deconv_forward(x, numpy.zeros((8, 8, 3, 3)), 1, 1, (4, 4))  # 8 * 16 <= 8 * 16
     conv.deconv_forward(x, numpy.zeros((8, 2, 3, 3)), 1, 1, (4, 4))  # 8 * 16 > 2 * 16
     conv.deconv_forward(x, numpy.zeros((8, 8, 3, 3)), 2, 1, (7, 7))  # stride 2
-    assert calls == ["conv", "col2im", "col2im"]
+    assert calls == ["conv", "flat", "col2im"]
