@@ -17,7 +17,7 @@ from kusari.datasets import SubDataset
 from kusari.iterators import SerialIterator, ShuffleOrderSampler
 from kusari.training import StandardUpdater, Trainer, extensions
 
-from reproductions import environment
+from reproductions import catalog, environment
 from reproductions.spec import Reproduction
 
 DEFAULT_OUT = os.path.join(environment.REPO_ROOT, "reproductions", "results")
@@ -34,6 +34,13 @@ def slug(name: str, tier: str) -> str:
     """File-name form of a reproduction and tier: ``('vision/mnist_mlp', 'full')`` ->
     ``'vision.mnist_mlp.full'``."""
     return f"{name.replace('/', '.')}.{tier}"
+
+
+def _fingerprint(repro: Reproduction, tier: str) -> str:
+    """A short hash of what determines a tier's training, so a changed recipe never reuses old seeds."""
+    spec = repro.tier(tier)
+    key = json.dumps([spec.epochs, spec.train_size, repro.batch_size, repro.recipe])
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
 
 
 def result_path(out: str, name: str, tier: str) -> str:
@@ -115,15 +122,15 @@ def _seed_record(repro: Reproduction, tier: str, seed: int, work: str, log) -> d
     value = classification_error(model, data[1])
     serializers.save_npz(os.path.join(seed_dir, "model.npz"), model)
     record = {"seed": seed, "value": value, "train_seconds": round(seconds, 1)}
-    with open(done, "w") as f:
+    with open(done + ".part", "w") as f:
         json.dump(record, f)
+    os.replace(done + ".part", done)  # a killed run never leaves a half-written marker
     log(f"seed {seed}: {repro.target.metric}={value:.4%} after {seconds:.0f} s")
     return record
 
 
 def _seed_in_worker(name: str, tier: str, seed: int, work: str) -> dict:
     """:func:`_seed_record` in a worker process, for a reproduction looked up in the catalog."""
-    from reproductions import catalog
     return _seed_record(catalog.get(name), tier, seed, work, _Log(os.path.join(work, "run.log")))
 
 
@@ -144,20 +151,20 @@ def run(repro: Reproduction, tier: str, seeds: int, out: str = DEFAULT_OUT, work
         raise ValueError(f"run: seeds must be a positive int, got {seeds!r}")
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"run: jobs must be a positive int, got {jobs!r}")
-    work = os.path.join(work or default_work_dir(), slug(repro.name, tier))
+    work = os.path.join(work or default_work_dir(),
+                        f"{slug(repro.name, tier)}-{_fingerprint(repro, tier)}")
     log = _Log(os.path.join(work, "run.log"))
     log(f"{repro.name} [{tier}]: {spec.note or repro.recipe}")
     started = time.perf_counter()
     if jobs == 1:
         per_seed = [_seed_record(repro, tier, seed, work, log) for seed in range(seeds)]
     else:
-        from reproductions import catalog
         if catalog.all_reproductions().get(repro.name) is not repro:
             raise ValueError(f"run: jobs={jobs} needs {repro.name!r} to be in reproductions.catalog")
         context = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            per_seed = list(pool.map(_seed_in_worker, *zip(*[(repro.name, tier, s, work)
-                                                              for s in range(seeds)])))
+            per_seed = list(pool.map(_seed_in_worker, [repro.name] * seeds, [tier] * seeds,
+                                     range(seeds), [work] * seeds))
     values = numpy.array([r["value"] for r in per_seed])
     bound = repro.bound(tier)
     mean = float(values.mean())

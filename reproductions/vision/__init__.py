@@ -1,1 +1,1 @@
-"""Vision reproductions (see README.md in this folder for recipes and citations)."""
+"""Vision reproductions; each module's docstring states its recipe, target and citation."""

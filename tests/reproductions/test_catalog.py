@@ -1,7 +1,11 @@
 """reproductions.catalog and the declarations of the MNIST reproductions."""
+import json
+import os
+
 import pytest
 
-from reproductions import catalog
+import kusari.model_zoo as zoo
+from reproductions import catalog, runner
 
 
 def test_get_unknown():
@@ -19,3 +23,17 @@ def test_mnist_declarations(name, value, zoo):
     assert set(repro.tiers) == {"quick", "full"}
     # the quick tier's bound is a loose pipeline check, the full tier's the target plus its tolerance
     assert repro.bound("quick") > repro.bound("full") == pytest.approx(value + repro.target.tolerance)
+
+
+@pytest.mark.parametrize("name", ["vision/mnist_mlp", "vision/mnist_lenet5"])
+def test_committed_full_result_matches_its_zoo_entry(name):
+    """The zoo entry's checksum and metric are those the full run recorded."""
+    path = runner.result_path(runner.DEFAULT_OUT, name, "full")
+    if not os.path.exists(path):
+        pytest.skip(f"no full result for {name} yet")
+    with open(path) as f:
+        result = json.load(f)
+    info = zoo.info(result["weights"]["zoo_name"])
+    assert info["sha256"] == result["weights"]["sha256"]
+    assert info["metric"] == {result["target"]["metric"]: result["weights"]["value"]}
+    assert info["commit"] == result["git_commit"]

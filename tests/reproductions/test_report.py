@@ -10,7 +10,7 @@ def _result(name="vision/a", tier="full", values=(0.017, 0.019), passed=False, *
         "target": {"value": 0.016, "metric": "test_error", "direction": "lower", "tolerance": 0.002,
                    "citation": "Someone 2003, Table 1"},
         "bound": 0.018, "values": list(values), "mean": sum(values) / len(values), "std": 0.0014142,
-        "passed": passed, "wall_time_s": 600.0, "hardware": {"cpu": "Some CPU", "cores": 2, "device": "cpu"},
+        "passed": passed, "wall_time_s": 600.0, "run_wall_time_s": 330.0, "hardware": {"cpu": "Some CPU", "cores": 2, "device": "cpu"},
         "git_commit": "0123456789abcdef", "date": "2026-01-02T03:04:05Z", **extra}
 
 
@@ -21,7 +21,7 @@ def test_render_rows_and_sections():
     full = next(line for line in lines if line.startswith("| vision/a | full"))
     quick = next(line for line in lines if line.startswith("| vision/a | quick"))
     assert lines.index(full) < lines.index(quick)
-    assert "| 1.60% | ≤ 1.80% | 1.80% ± 0.14% (1.70%, 1.90%) | 2 | **FAIL** | 10.0 min |" in full
+    assert "| 1.60% | ≤ 1.80% | 1.80% ± 0.14% (1.70%, 1.90%) | 2 | **FAIL** | 5.5 min (10.0 min) |" in full
     assert "Some CPU, 2 cores | `0123456789ab` | 2026-01-02 |" in full
     assert "| 3.00% ± 0.14% (3.00%) | 1 | pass |" in quick
     assert "- **vision/a** (task vision/a): recipe of vision/a Target: Someone 2003, Table 1" in lines

@@ -37,6 +37,13 @@ def _run(tmp_path, repro, tier="full", seeds=2):
                       weights_dir=str(tmp_path / "weights"))
 
 
+def _work(root, tier):
+    """The work folder of toy/blobs' ``tier`` under ``root`` (its name ends in the recipe's fingerprint)."""
+    found = [d for d in os.listdir(root) if d.startswith(f"toy.blobs.{tier}-")]
+    assert len(found) == 1, found
+    return root / found[0]
+
+
 def _numpy_error(model, dataset):
     x, t = dataset._datasets
     h = numpy.maximum(x @ model.l1.W.array.T + model.l1.b.array, 0)
@@ -67,7 +74,7 @@ def test_result_json(tmp_path):
     for key in ("kusari_version", "git_commit", "date", "wall_time_s", "run_wall_time_s"):
         assert key in saved
     assert "weights" not in saved  # only the full tier makes zoo weights
-    with open(tmp_path / "work" / "toy.blobs.quick" / "run.log") as f:
+    with open(_work(tmp_path / "work", "quick") / "run.log") as f:
         assert "seed 1: test_error=" in f.read()
 
 
@@ -86,7 +93,7 @@ def test_seeds_are_reproducible_and_distinct(tmp_path):
     a = _run(tmp_path / "a", _repro())
     b = _run(tmp_path / "b", _repro())
     assert a["values"] == b["values"]
-    w = [numpy.load(tmp_path / "a" / "work" / "toy.blobs.full" / f"seed{s}" / "model.npz") for s in (0, 1)]
+    w = [numpy.load(_work(tmp_path / "a" / "work", "full") / f"seed{s}" / "model.npz") for s in (0, 1)]
     assert not numpy.array_equal(w[0]["l1/W"], w[1]["l1/W"])
 
 
@@ -102,7 +109,7 @@ def test_finished_seeds_are_not_trained_again(tmp_path):
 
 def test_interrupted_seed_resumes_from_its_snapshot(tmp_path):
     first = _run(tmp_path, _repro(), seeds=1)
-    seed_dir = tmp_path / "work" / "toy.blobs.full" / "seed0"
+    seed_dir = _work(tmp_path / "work", "full") / "seed0"
     assert any(f.startswith("snapshot_epoch_") for f in os.listdir(seed_dir))
     os.remove(seed_dir / "seed_result.json")  # as if killed after the last snapshot
     calls = []
@@ -115,6 +122,13 @@ def test_interrupted_seed_resumes_from_its_snapshot(tmp_path):
     again = _run(tmp_path, _repro(make_model=lambda: Counting(n_in=4, n_units=8, n_out=2)), seeds=1)
     assert calls == [100]  # only the test evaluation: training resumed at its end
     assert again["values"] == first["values"]
+
+
+def test_a_changed_recipe_does_not_reuse_finished_seeds(tmp_path):
+    first = _run(tmp_path, _repro(epochs=2), seeds=1)
+    longer = _run(tmp_path, _repro(epochs=3), seeds=1)
+    assert first["epochs"] == 2 and longer["epochs"] == 3
+    assert len([d for d in os.listdir(tmp_path / "work") if d.startswith("toy.blobs.full-")]) == 2
 
 
 def test_invalid_arguments(tmp_path):
