@@ -1,9 +1,9 @@
-"""Helpers shared by the distributions: parameter checking, value conversion, random draws."""
+"""Helpers shared by the distributions: a base for scalar events, parameter checking, value conversion, random draws."""
 import numbers
 
 import numpy
 
-from kusari import backend, configuration
+from kusari import backend, configuration, distribution
 from kusari.variable import Variable, as_variable
 
 
@@ -79,3 +79,34 @@ def constant(like: Variable, fill: float):
     """A non-differentiable Variable shaped and typed like ``like``, filled with ``fill``."""
     xp = backend.get_array_module(like.array)
     return Variable(xp.full(like.shape, fill, dtype=like.dtype), requires_grad=False)
+
+
+class ScalarDistribution(distribution.Distribution):
+    """Base of the distributions with scalar events whose parameters all have ``batch_shape``.
+
+    Subclasses set ``_param_names`` (the attributes holding the parameters, already broadcast to
+    one shape by ``params``) and ``_support``.
+    """
+
+    _param_names: tuple = ()
+    _support = ""
+
+    @property
+    def batch_shape(self):
+        return getattr(self, self._param_names[0]).shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {name: getattr(self, name) for name in self._param_names}
+
+    @property
+    def support(self):
+        return self._support
+
+    def _value(self, x) -> Variable:
+        """``x`` as a Variable of the parameters' dtype (see ``value``)."""
+        return value(type(self).__name__, x, getattr(self, self._param_names[0]))

@@ -5,7 +5,7 @@ from kusari.distributions import _util
 from kusari.variable import Variable
 
 
-class Bernoulli(distribution.Distribution):
+class Bernoulli(_util.ScalarDistribution):
     """Bernoulli distribution on {0, 1} with ``P(1) = p``.
 
     Parameters
@@ -19,6 +19,9 @@ class Bernoulli(distribution.Distribution):
     ``batch_shape`` is the parameter's shape; ``event_shape`` is (). Samples are int32.
     """
 
+    _param_names = ("p",)
+    _support = "{0, 1}"
+
     def __init__(self, p=None, logit=None, binary_check=False):
         if (p is None) == (logit is None):
             raise ValueError("Bernoulli: give exactly one of p and logit")
@@ -30,24 +33,8 @@ class Bernoulli(distribution.Distribution):
             self.p = F.sigmoid(self.logit)
         self.binary_check = binary_check
 
-    @property
-    def batch_shape(self):
-        return self.p.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"p": self.p}
-
-    @property
-    def support(self):
-        return "{0, 1}"
-
     def log_prob(self, x):
-        x = _util.value("Bernoulli", x, self.p)
+        x = self._value(x)
         # x log p + (1 - x) log(1 - p) in the logit form, stable for large |logit|.
         lp = x * self.logit - F.softplus(self.logit)
         if self.binary_check:

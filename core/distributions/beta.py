@@ -10,7 +10,7 @@ def log_beta(a, b):
     return F.lgamma(a) + F.lgamma(b) - F.lgamma(a + b)
 
 
-class Beta(distribution.Distribution):
+class Beta(_util.ScalarDistribution):
     """Beta distribution with density ``x^(a-1) (1-x)^(b-1) / B(a, b)`` on (0, 1).
 
     Parameters
@@ -20,27 +20,14 @@ class Beta(distribution.Distribution):
     Samples are not reparameterized (they carry no gradient).
     """
 
+    _param_names = ("a", "b")
+    _support = "[0, 1]"
+
     def __init__(self, a, b):
         self.a, self.b = _util.params("Beta", ("a", "b"), (a, b))
 
-    @property
-    def batch_shape(self):
-        return self.a.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"a": self.a, "b": self.b}
-
-    @property
-    def support(self):
-        return "[0, 1]"
-
     def log_prob(self, x):
-        x = _util.value("Beta", x, self.a)
+        x = self._value(x)
         return ((self.a - 1.0) * F.log(x) + (self.b - 1.0) * F.log1p(-x)
                 - log_beta(self.a, self.b))
 

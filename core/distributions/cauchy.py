@@ -2,11 +2,10 @@
 import math
 
 import kusari.functions as F
-from kusari import distribution
 from kusari.distributions import _util
 
 
-class Cauchy(distribution.Distribution):
+class Cauchy(_util.ScalarDistribution):
     """Cauchy distribution with density ``1 / (pi scale (1 + ((x - loc) / scale)^2))``.
 
     Parameters
@@ -17,27 +16,14 @@ class Cauchy(distribution.Distribution):
     Mean and variance do not exist and are not provided.
     """
 
+    _param_names = ("loc", "scale")
+    _support = "real"
+
     def __init__(self, loc, scale):
         self.loc, self.scale = _util.params("Cauchy", ("loc", "scale"), (loc, scale))
 
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def support(self):
-        return "real"
-
     def _z(self, x):
-        return (_util.value("Cauchy", x, self.loc) - self.loc) / self.scale
+        return (self._value(x) - self.loc) / self.scale
 
     def log_prob(self, x):
         return -F.log1p(self._z(x) ** 2) - F.log(self.scale) - math.log(math.pi)
@@ -46,7 +32,7 @@ class Cauchy(distribution.Distribution):
         return 0.5 + F.arctan(self._z(x)) / math.pi
 
     def icdf(self, x):
-        return self.loc + self.scale * F.tan(math.pi * (_util.value("Cauchy", x, self.loc) - 0.5))
+        return self.loc + self.scale * F.tan(math.pi * (self._value(x) - 0.5))
 
     @property
     def entropy(self):

@@ -1,10 +1,9 @@
 """Chisquare: the distribution of a sum of k squared standard normals."""
-from kusari import distribution
 from kusari.distributions import _util
 from kusari.distributions.gamma import Gamma
 
 
-class Chisquare(distribution.Distribution):
+class Chisquare(_util.ScalarDistribution):
     """Chi-square distribution with ``k`` degrees of freedom: ``Gamma(k / 2, theta=2)``.
 
     Parameters
@@ -14,25 +13,12 @@ class Chisquare(distribution.Distribution):
     Samples are not reparameterized (they carry no gradient).
     """
 
+    _param_names = ("k",)
+    _support = "positive"
+
     def __init__(self, k):
         self.k, = _util.params("Chisquare", ("k",), (k,))
         self._gamma = Gamma(0.5 * self.k, 2.0)
-
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"k": self.k}
-
-    @property
-    def support(self):
-        return "positive"
 
     def log_prob(self, x):
         return self._gamma.log_prob(x)

@@ -4,7 +4,7 @@ from kusari import distribution
 from kusari.distributions import _util
 
 
-class Exponential(distribution.Distribution):
+class Exponential(_util.ScalarDistribution):
     """Exponential distribution with density ``lam * exp(-lam * x)`` on x >= 0.
 
     Parameters
@@ -12,39 +12,26 @@ class Exponential(distribution.Distribution):
     lam : float array or Variable, positive rate; its shape is ``batch_shape``.
     """
 
+    _param_names = ("lam",)
+    _support = "non-negative"
+
     def __init__(self, lam):
         self.lam, = _util.params("Exponential", ("lam",), (lam,))
 
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"lam": self.lam}
-
-    @property
-    def support(self):
-        return "non-negative"
-
     def log_prob(self, x):
-        x = _util.value("Exponential", x, self.lam)
+        x = self._value(x)
         return F.where(x.array >= 0, F.log(self.lam) - self.lam * x, -float("inf"))
 
     def cdf(self, x):
-        x = _util.value("Exponential", x, self.lam)
+        x = self._value(x)
         return F.where(x.array >= 0, -F.expm1(-self.lam * x), 0.0)
 
     def survival_function(self, x):
-        x = _util.value("Exponential", x, self.lam)
+        x = self._value(x)
         return F.where(x.array >= 0, F.exp(-self.lam * x), 1.0)
 
     def icdf(self, x):
-        return -F.log1p(-_util.value("Exponential", x, self.lam)) / self.lam
+        return -F.log1p(-self._value(x)) / self.lam
 
     @property
     def entropy(self):

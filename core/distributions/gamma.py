@@ -5,7 +5,7 @@ from kusari.distributions import _util
 from kusari.variable import Variable
 
 
-class Gamma(distribution.Distribution):
+class Gamma(_util.ScalarDistribution):
     """Gamma distribution with density ``x^(k-1) exp(-x/theta) / (Gamma(k) theta^k)`` on x > 0.
 
     Parameters
@@ -16,27 +16,14 @@ class Gamma(distribution.Distribution):
     Samples are not reparameterized (they carry no gradient).
     """
 
+    _param_names = ("k", "theta")
+    _support = "positive"
+
     def __init__(self, k, theta):
         self.k, self.theta = _util.params("Gamma", ("k", "theta"), (k, theta))
 
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"k": self.k, "theta": self.theta}
-
-    @property
-    def support(self):
-        return "positive"
-
     def log_prob(self, x):
-        x = _util.value("Gamma", x, self.k)
+        x = self._value(x)
         return ((self.k - 1.0) * F.log(x) - x / self.theta - F.lgamma(self.k)
                 - self.k * F.log(self.theta))
 

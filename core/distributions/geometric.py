@@ -5,7 +5,7 @@ from kusari.distributions import _util
 from kusari.variable import Variable
 
 
-class Geometric(distribution.Distribution):
+class Geometric(_util.ScalarDistribution):
     """Geometric distribution on {1, 2, ...} with mass ``(1 - p)^(x - 1) p``.
 
     Parameters
@@ -13,27 +13,14 @@ class Geometric(distribution.Distribution):
     p : float array or Variable in (0, 1]; its shape is ``batch_shape``. Samples are int32.
     """
 
+    _param_names = ("p",)
+    _support = "positive integer"
+
     def __init__(self, p):
         self.p, = _util.params("Geometric", ("p",), (p,))
 
-    @property
-    def batch_shape(self):
-        return self.p.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"p": self.p}
-
-    @property
-    def support(self):
-        return "positive integer"
-
     def log_prob(self, x):
-        x = _util.value("Geometric", x, self.p)
+        x = self._value(x)
         return (x - 1.0) * F.log1p(-self.p) + F.log(self.p)
 
     @property

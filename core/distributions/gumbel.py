@@ -8,7 +8,7 @@ from kusari import distribution
 from kusari.distributions import _util
 
 
-class Gumbel(distribution.Distribution):
+class Gumbel(_util.ScalarDistribution):
     """Gumbel distribution with cdf ``exp(-exp(-(x - loc) / scale))``.
 
     Parameters
@@ -17,27 +17,14 @@ class Gumbel(distribution.Distribution):
     scale : float array or Variable, positive; broadcast with ``loc`` to ``batch_shape``.
     """
 
+    _param_names = ("loc", "scale")
+    _support = "real"
+
     def __init__(self, loc, scale):
         self.loc, self.scale = _util.params("Gumbel", ("loc", "scale"), (loc, scale))
 
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def support(self):
-        return "real"
-
     def _z(self, x):
-        return (_util.value("Gumbel", x, self.loc) - self.loc) / self.scale
+        return (self._value(x) - self.loc) / self.scale
 
     def log_prob(self, x):
         z = self._z(x)
@@ -47,7 +34,7 @@ class Gumbel(distribution.Distribution):
         return F.exp(-F.exp(-self._z(x)))
 
     def icdf(self, x):
-        return self.loc - self.scale * F.log(-F.log(_util.value("Gumbel", x, self.loc)))
+        return self.loc - self.scale * F.log(-F.log(self._value(x)))
 
     @property
     def entropy(self):

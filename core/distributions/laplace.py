@@ -6,7 +6,7 @@ from kusari import distribution
 from kusari.distributions import _util
 
 
-class Laplace(distribution.Distribution):
+class Laplace(_util.ScalarDistribution):
     """Laplace distribution with density ``exp(-|x - loc| / scale) / (2 scale)``.
 
     Parameters
@@ -15,27 +15,14 @@ class Laplace(distribution.Distribution):
     scale : float array or Variable, positive; broadcast with ``loc`` to ``batch_shape``.
     """
 
+    _param_names = ("loc", "scale")
+    _support = "real"
+
     def __init__(self, loc, scale):
         self.loc, self.scale = _util.params("Laplace", ("loc", "scale"), (loc, scale))
 
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def support(self):
-        return "real"
-
     def _diff(self, x):
-        return _util.value("Laplace", x, self.loc) - self.loc
+        return self._value(x) - self.loc
 
     def log_prob(self, x):
         return -abs(self._diff(x)) / self.scale - F.log(self.scale) - math.log(2.0)
@@ -45,7 +32,7 @@ class Laplace(distribution.Distribution):
         return 0.5 - 0.5 * F.sign(d) * F.expm1(-abs(d) / self.scale)
 
     def icdf(self, x):
-        c = _util.value("Laplace", x, self.loc) - 0.5
+        c = self._value(x) - 0.5
         return self.loc - self.scale * F.sign(c) * F.log1p(-2.0 * abs(c))
 
     @property

@@ -5,7 +5,7 @@ from kusari.distributions import _util
 from kusari.distributions.normal import _HALF_LOG_2PI, gaussian_kl
 
 
-class LogNormal(distribution.Distribution):
+class LogNormal(_util.ScalarDistribution):
     """Log-normal distribution: ``log(X) ~ N(mu, sigma^2)``.
 
     Parameters
@@ -17,37 +17,24 @@ class LogNormal(distribution.Distribution):
     is the positive reals.
     """
 
+    _param_names = ("mu", "sigma")
+    _support = "positive"
+
     def __init__(self, mu, sigma):
         self.mu, self.sigma = _util.params("LogNormal", ("mu", "sigma"), (mu, sigma))
         self.log_sigma = F.log(self.sigma)
 
-    @property
-    def batch_shape(self):
-        return self.mu.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"mu": self.mu, "sigma": self.sigma}
-
-    @property
-    def support(self):
-        return "positive"
-
     def log_prob(self, x):
-        log_x = F.log(_util.value("LogNormal", x, self.mu))
+        log_x = F.log(self._value(x))
         z = (log_x - self.mu) / self.sigma
         return -0.5 * z ** 2 - self.log_sigma - log_x - _HALF_LOG_2PI
 
     def cdf(self, x):
-        log_x = F.log(_util.value("LogNormal", x, self.mu))
+        log_x = F.log(self._value(x))
         return F.ndtr((log_x - self.mu) / self.sigma)
 
     def icdf(self, x):
-        return F.exp(self.mu + self.sigma * F.ndtri(_util.value("LogNormal", x, self.mu)))
+        return F.exp(self.mu + self.sigma * F.ndtri(self._value(x)))
 
     @property
     def entropy(self):

@@ -8,7 +8,7 @@ from kusari.distributions import _util
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 
-class Normal(distribution.Distribution):
+class Normal(_util.ScalarDistribution):
     """Normal distribution with mean ``loc`` and standard deviation ``scale``.
 
     Parameters
@@ -19,6 +19,9 @@ class Normal(distribution.Distribution):
 
     ``batch_shape`` is the broadcast shape of the parameters; ``event_shape`` is ().
     """
+
+    _param_names = ("loc", "scale")
+    _support = "real"
 
     def __init__(self, loc, scale=None, log_scale=None):
         if (scale is None) == (log_scale is None):
@@ -31,24 +34,8 @@ class Normal(distribution.Distribution):
                                                     (loc, log_scale))
             self.scale = F.exp(self.log_scale)
 
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def support(self):
-        return "real"
-
     def _z(self, x):
-        return (_util.value("Normal", x, self.loc) - self.loc) / self.scale
+        return (self._value(x) - self.loc) / self.scale
 
     def log_prob(self, x):
         return -0.5 * self._z(x) ** 2 - self.log_scale - _HALF_LOG_2PI
@@ -66,7 +53,7 @@ class Normal(distribution.Distribution):
         return F.log_ndtr(-self._z(x))
 
     def icdf(self, x):
-        return self.loc + self.scale * F.ndtri(_util.value("Normal", x, self.loc))
+        return self.loc + self.scale * F.ndtri(self._value(x))
 
     @property
     def entropy(self):

@@ -4,7 +4,7 @@ from kusari import distribution
 from kusari.distributions import _util
 
 
-class Pareto(distribution.Distribution):
+class Pareto(_util.ScalarDistribution):
     """Pareto distribution with density ``alpha scale^alpha / x^(alpha + 1)`` on x >= scale.
 
     Parameters
@@ -15,38 +15,25 @@ class Pareto(distribution.Distribution):
     The mean is inf for alpha <= 1 and the variance inf for alpha <= 2.
     """
 
+    _param_names = ("scale", "alpha")
+    _support = "[scale, inf)"
+
     def __init__(self, scale, alpha):
         self.scale, self.alpha = _util.params("Pareto", ("scale", "alpha"), (scale, alpha))
 
-    @property
-    def batch_shape(self):
-        return self.scale.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"scale": self.scale, "alpha": self.alpha}
-
-    @property
-    def support(self):
-        return "[scale, inf)"
-
     def log_prob(self, x):
-        x = _util.value("Pareto", x, self.scale)
+        x = self._value(x)
         lp = F.log(self.alpha) + self.alpha * F.log(self.scale) - (self.alpha + 1.0) * F.log(x)
         return F.where(x.array >= self.scale.array, lp, -float("inf"))
 
     def cdf(self, x):
-        x = _util.value("Pareto", x, self.scale)
+        x = self._value(x)
         inside = x.array >= self.scale.array
         safe_x = F.where(inside, x, self.scale)
         return F.where(inside, 1.0 - (self.scale / safe_x) ** self.alpha, 0.0)
 
     def icdf(self, x):
-        x = _util.value("Pareto", x, self.scale)
+        x = self._value(x)
         return self.scale * F.exp(-F.log1p(-x) / self.alpha)
 
     @property

@@ -5,7 +5,7 @@ from kusari.distributions import _util
 from kusari.variable import Variable
 
 
-class Poisson(distribution.Distribution):
+class Poisson(_util.ScalarDistribution):
     """Poisson distribution on {0, 1, ...} with mass ``lam^x exp(-lam) / x!``.
 
     Parameters
@@ -13,27 +13,14 @@ class Poisson(distribution.Distribution):
     lam : float array or Variable, positive; its shape is ``batch_shape``. Samples are int32.
     """
 
+    _param_names = ("lam",)
+    _support = "non-negative integer"
+
     def __init__(self, lam):
         self.lam, = _util.params("Poisson", ("lam",), (lam,))
 
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"lam": self.lam}
-
-    @property
-    def support(self):
-        return "non-negative integer"
-
     def log_prob(self, x):
-        x = _util.value("Poisson", x, self.lam)
+        x = self._value(x)
         return x * F.log(self.lam) - self.lam - F.lgamma(x + 1.0)
 
     @property

@@ -4,13 +4,16 @@ from kusari import distribution
 from kusari.distributions import _util
 
 
-class Uniform(distribution.Distribution):
+class Uniform(_util.ScalarDistribution):
     """Uniform distribution on ``[low, high]``.
 
     Give ``low`` and ``high``, or (as Chainer allows) ``loc`` and ``scale`` with
     ``low = loc`` and ``high = loc + scale``. Parameters are float arrays or Variables broadcast
     to ``batch_shape``; ``event_shape`` is ().
     """
+
+    _param_names = ("low", "high")
+    _support = "[low, high]"
 
     def __init__(self, low=None, high=None, *, loc=None, scale=None):
         if low is not None and high is not None and loc is None and scale is None:
@@ -22,36 +25,20 @@ class Uniform(distribution.Distribution):
             raise ValueError("Uniform: give either low and high, or loc and scale")
 
     @property
-    def batch_shape(self):
-        return self.low.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {"low": self.low, "high": self.high}
-
-    @property
-    def support(self):
-        return "[low, high]"
-
-    @property
     def _width(self):
         return self.high - self.low
 
     def log_prob(self, x):
-        x = _util.value("Uniform", x, self.low).array
+        x = self._value(x).array
         inside = (x >= self.low.array) & (x <= self.high.array)
         return F.where(inside, -F.log(self._width), -float("inf"))
 
     def cdf(self, x):
-        x = _util.value("Uniform", x, self.low)
+        x = self._value(x)
         return F.clip((x - self.low) / self._width, 0.0, 1.0)
 
     def icdf(self, x):
-        return self.low + _util.value("Uniform", x, self.low) * self._width
+        return self.low + self._value(x) * self._width
 
     @property
     def entropy(self):

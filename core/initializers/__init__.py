@@ -2,7 +2,7 @@
 import numpy
 
 from kusari import backend
-from kusari.initializer import Initializer
+from kusari.initializer import Initializer  # NOQA  (re-exported as kusari.initializers.Initializer)
 from kusari.initializers.constant import Constant, NaN, One, Zero  # NOQA
 from kusari.initializers.identity import Identity  # NOQA
 from kusari.initializers.normal import GlorotNormal, HeNormal, LeCunNormal, Normal  # NOQA

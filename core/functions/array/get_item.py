@@ -3,6 +3,7 @@ import numpy
 
 from kusari import backend
 from kusari.function_node import FunctionNode
+from kusari.functions.array._common import add_at
 from kusari.variable import Variable
 
 
@@ -54,11 +55,7 @@ class GetItemGrad(FunctionNode):
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
         if _is_advanced(self.slices):
-            if xp is numpy:
-                numpy.add.at(gx, self.slices, gy)
-            else:
-                import cupyx
-                cupyx.scatter_add(gx, self.slices, gy)
+            add_at(gx, self.slices, gy)
         else:
             gx[self.slices] = gy
         return gx,

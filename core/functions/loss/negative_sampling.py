@@ -53,7 +53,8 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce="sum", **kwargs):
         raise ValueError(f"negative_sampling: sampler returned shape {samples.shape}, expected "
                          f"{(n, int(sample_size) + 1)}")
     check_labels("negative_sampling", "the sampler's output", samples)
-    check_label_range("negative_sampling", "the sampler's output", samples, w_data.shape[0])
+    # Column 0 is replaced by t below, so only the negatives must index rows of W.
+    check_label_range("negative_sampling", "the sampler's output", samples[:, 1:], w_data.shape[0])
     samples = samples.astype(t_data.dtype, copy=True)
     valid = t_data != _IGNORE_LABEL
     samples[:, 0] = xp.where(valid, t_data, 0)

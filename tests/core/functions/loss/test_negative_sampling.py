@@ -76,6 +76,20 @@ def test_sampler_output_out_of_range_rejected():
         F.negative_sampling(x, t, W, lambda s: numpy.full(s, 7, numpy.int32), 2)
 
 
+def test_sampler_first_column_is_replaced_by_t_unchecked():
+    # Column 0 of the samples is overwritten with t (as in Chainer), so its drawn values,
+    # even out of range, must neither raise nor change the loss.
+    x, t, W = _args()
+    drawn = numpy.array([[1, 2, 3], [0, 1, 2]], numpy.int32)
+    odd = drawn.copy()
+    odd[:, 0] = 99
+    want = F.negative_sampling(x, t, W, lambda s: drawn.copy(), 2, reduce="no").array
+    got, samples = F.negative_sampling(x, t, W, lambda s: odd.copy(), 2, reduce="no",
+                                       return_samples=True)
+    numpy.testing.assert_array_equal(got.array, want)
+    numpy.testing.assert_array_equal(samples[:, 0], t)
+
+
 def test_sampler_output_shape_rejected():
     x, t, W = _args()
     with pytest.raises(ValueError, match=r"negative_sampling: sampler returned shape \(2, 2\), expected \(2, 3\)"):
