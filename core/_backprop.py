@@ -2,8 +2,8 @@
 import heapq
 
 from kusari import backend
-from kusari.configuration import config, using_config
-from kusari.variable import Variable
+from kusari.configuration import _UNSET, config
+from kusari.variable import Variable, _new_variable
 
 
 def _seed_grad(y, gy, loss_scale):
@@ -42,6 +42,25 @@ def _functions_leading_to(outputs, targets):
     return relevant
 
 
+class _BackpropMode:
+    """Sets ``config.enable_backprop`` for the duration of a backward (cheaper than ``using_config``)."""
+
+    __slots__ = ("_value", "_old")
+
+    def __init__(self, value):
+        self._value = value
+
+    def __enter__(self):
+        self._old = config.__dict__.get("enable_backprop", _UNSET)
+        config.enable_backprop = self._value
+
+    def __exit__(self, *exc):
+        if self._old is _UNSET:
+            del config.enable_backprop
+        else:
+            config.enable_backprop = self._old
+
+
 def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
     """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``.
 
@@ -54,28 +73,26 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
     leaves = {}
     found = {}
     counter = 0
+    heappush = heapq.heappush
+    heappop = heapq.heappop
+    # Without double backprop no graph of the backward is kept, so ops may backprop on arrays.
+    array_path = not enable_double_backprop
 
-    def accumulate(node, g):
+    for y, gy in zip(outputs, seeds):
+        node = y._node
         old = grads.get(node)
-        grads[node] = g if old is None else old + g
-
-    def schedule(node):
-        nonlocal counter
+        grads[node] = gy if old is None else old + gy
         func = node.creator_node
         if func is None:
             leaves[node] = None
         elif func not in pushed and (relevant is None or func in relevant):
             pushed.add(func)
             counter += 1
-            heapq.heappush(heap, (-func.rank, counter, func))
+            heappush(heap, (-func.rank, counter, func))
 
-    for y, gy in zip(outputs, seeds):
-        accumulate(y._node, gy)
-        schedule(y._node)
-
-    with using_config("enable_backprop", enable_double_backprop):
+    with _BackpropMode(enable_double_backprop):
         while heap:
-            func = heapq.heappop(heap)[2]
+            func = heappop(heap)[2]
             gys = []
             for ref in func.outputs:
                 node = ref()
@@ -92,7 +109,15 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
             indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             if not indexes:
                 continue
-            gxs = func.backward(indexes, tuple(gys))
+            gxs = None
+            if array_path:
+                backward_arrays = func._backward_arrays
+                if backward_arrays is not None:
+                    gxs = backward_arrays(indexes, tuple([None if g is None else g._data for g in gys]))
+                    if gxs is not None:
+                        gxs = tuple([None if g is None else _new_variable(g, False) for g in gxs])
+            if gxs is None:
+                gxs = func.backward(indexes, tuple(gys))
             if type(gxs) is not tuple:
                 gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
             if len(gxs) == len(inputs) and len(indexes) != len(inputs):
@@ -104,15 +129,23 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                 if gx is None:
                     continue
                 x = inputs[i]
-                if not isinstance(gx, Variable):
+                if type(gx) is not Variable and not isinstance(gx, Variable):
                     raise TypeError(f"{func.label}.backward must return Variables or None, "
                                     f"got {type(gx).__name__} for input {i}")
-                if gx._data.shape != x.shape or gx._data.dtype != x.dtype:
+                data = gx._data
+                if data.shape != x.shape or (data.dtype is not x.dtype and data.dtype != x.dtype):
                     raise ValueError(
                         f"{func.label}.backward returned a gradient of shape {gx.shape} and dtype "
                         f"{gx.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
-                accumulate(x, gx)
-                schedule(x)
+                old = grads.get(x)
+                grads[x] = gx if old is None else old + gx
+                f = x.creator_node
+                if f is None:
+                    leaves[x] = None
+                elif f not in pushed and (relevant is None or f in relevant):
+                    pushed.add(f)
+                    counter += 1
+                    heappush(heap, (-f.rank, counter, f))
     if targets is not None:
         for node in targets:
             if node in grads:
@@ -125,7 +158,7 @@ def backward_from(outputs, grad_outputs, retain_grad=False, enable_double_backpr
     """Backprop from ``outputs`` and accumulate into the leaf variables' ``grad``."""
     seeds = [_seed_grad(y, g, loss_scale) for y, g in zip(outputs, grad_outputs)]
     leaf_grads, _ = _run(outputs, seeds, retain_grad, enable_double_backprop, None)
-    with using_config("enable_backprop", enable_double_backprop):
+    with _BackpropMode(enable_double_backprop):
         for node, g in leaf_grads.items():
             var = node._variable()
             if var is None or not var._requires_grad:
@@ -170,7 +203,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     targets = {x._node for x in inputs}
     _, found = _run(outputs, seeds, retain_grad, enable_double_backprop, targets)
     result = []
-    with using_config("enable_backprop", enable_double_backprop):
+    with _BackpropMode(enable_double_backprop):
         for k, x in enumerate(inputs):
             g = found.get(x._node)
             if grad_inputs is not None and grad_inputs[k] is not None:

@@ -5,7 +5,7 @@ import weakref
 import numpy
 
 from kusari.configuration import config
-from kusari.variable import Variable
+from kusari.variable import Variable, _new_variable
 
 
 # Set by kusari.static_graph while a trace is active: called as ``hook(node, input_variables,
@@ -29,6 +29,17 @@ class FunctionNode:
     _output_indexes_to_retain = None
     _retained_output_data = None
 
+    # Optional fast path, a method ``_backward_arrays(target_input_indexes, grad_outputs)``: the same
+    # gradients as ``backward``, bit for bit, computed on arrays (grad_outputs are arrays or None; it
+    # returns arrays or None per index, or None as a whole to defer to ``backward``). Backprop uses it
+    # when no graph of the backward is needed. A subclass that overrides ``backward`` alone loses it.
+    _backward_arrays = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "backward" in cls.__dict__ and "_backward_arrays" not in cls.__dict__:
+            cls._backward_arrays = None
+
     @property
     def label(self) -> str:
         return type(self).__name__
@@ -42,21 +53,29 @@ class FunctionNode:
         Returns a tuple of Variables, one per output.
         """
         xs = []
+        in_data = []
         requires_grad = False
+        rank = 0
         for x in inputs:
             if isinstance(x, Variable):
+                node = x._node
+                if node.rank > rank:
+                    rank = node.rank
                 if x._requires_grad:
                     requires_grad = True
+                in_data.append(x._data)
             elif isinstance(x, numpy.ndarray) or _is_gpu(x):
-                x = Variable(x, requires_grad=False)
+                in_data.append(x)
+                x = _new_variable(x, False)
             else:
                 raise TypeError(
                     f"{self.label}: inputs must be Variables or arrays, got {type(x).__name__}")
             xs.append(x)
-        in_data = tuple([x._data for x in xs])
+        in_data = tuple(in_data)
         if "cupy" in sys.modules:
             _check_same_backend(self.label, in_data)
-        if config.type_check and type(self).check_type_forward is not FunctionNode.check_type_forward:
+        cfg = config
+        if type(self).check_type_forward is not _base_check_type_forward and cfg.type_check:
             from kusari.utils import type_check
             type_check._check_function_types(self, in_data)
 
@@ -67,22 +86,35 @@ class FunctionNode:
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, "
                             f"got {type(outputs).__name__}")
-        if config.debug:
+        if cfg.debug:
             _check_finite(self.label, outputs)
 
-        ret = tuple([Variable(y, requires_grad=requires_grad) for y in outputs])
-        if requires_grad and config.enable_backprop:
-            self.rank = max([x._node.rank for x in xs])
-            self.inputs = tuple([x._node for x in xs])
+        if not (requires_grad and cfg.enable_backprop):
+            return tuple([_new_variable(y, requires_grad) for y in outputs])
+        self.rank = rank
+        self.inputs = tuple([x._node for x in xs])
+        rank += 1
+        if len(outputs) == 1:
+            y = _new_variable(outputs[0], True)
+            node = y._node
+            node.creator_node = self
+            node.rank = rank
+            ret = (y,)
+            self.outputs = (weakref.ref(node),)
+        else:
+            ret = tuple([_new_variable(y, True) for y in outputs])
             for y in ret:
-                y._node.set_creator_node(self)
+                node = y._node
+                node.creator_node = self
+                node.rank = rank
             self.outputs = tuple([weakref.ref(y._node) for y in ret])
-            if self._input_indexes_to_retain is not None:
-                for i in self._input_indexes_to_retain:
-                    xs[i]._node.data = in_data[i]
-            if self._output_indexes_to_retain is not None:
-                self._retained_output_data = tuple(
-                    [outputs[i] for i in self._output_indexes_to_retain])
+        retain = self._input_indexes_to_retain
+        if retain is not None:
+            for i in retain:
+                xs[i]._node.data = in_data[i]
+        retain = self._output_indexes_to_retain
+        if retain is not None:
+            self._retained_output_data = tuple([outputs[i] for i in retain])
         return ret
 
     def forward(self, inputs):
@@ -144,6 +176,9 @@ class FunctionNode:
         self.inputs = None
         self.outputs = None
         self._retained_output_data = None
+
+
+_base_check_type_forward = FunctionNode.check_type_forward
 
 
 def _is_gpu(x) -> bool:

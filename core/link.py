@@ -98,9 +98,20 @@ class Link:
 
     # traversal --------------------------------------------------------------------
     def params(self, include_uninit=True):
-        """All Parameters of this link and its descendants."""
-        for _, param in self.namedparams(include_uninit):
-            yield param
+        """All Parameters of this link and its descendants, in ``namedparams`` order."""
+        out = []
+        self._collect_params(out, include_uninit)
+        return iter(out)
+
+    def _collect_params(self, out, include_uninit):
+        # One list filled depth-first: no path strings and no generator per link.
+        d = self.__dict__
+        for name in self._params:
+            param = d[name]
+            if include_uninit or param._data is not None:
+                out.append(param)
+        for child in self.children():
+            child._collect_params(out, include_uninit)
 
     def namedparams(self, include_uninit=True):
         """(path, Parameter) pairs, paths like ``/child/W``."""

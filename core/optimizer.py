@@ -92,14 +92,17 @@ class UpdateRule:
         if self._state is None:
             self._state = {}
             self.init_state(param)
-        for hook, timing in self._hooks.values():
-            if timing == "pre":
-                hook(self, param)
-        if param.grad is not None:
+        hooks = self._hooks
+        if hooks:
+            for hook, timing in list(hooks.values()):
+                if timing == "pre":
+                    hook(self, param)
+        if param._grad_var is not None:
             self.update_core(param)
-        for hook, timing in self._hooks.values():
-            if timing == "post":
-                hook(self, param)
+        if hooks:
+            for hook, timing in list(hooks.values()):
+                if timing == "post":
+                    hook(self, param)
 
     def _update_fp32(self, param):
         from kusari.variable import Variable
@@ -333,9 +336,7 @@ class GradientMethod(Optimizer):
     def reallocate_cleared_grads(self):
         """Give parameters that took part in no backward a zero gradient, as Chainer does (rules with
         state, e.g. momentum, still step)."""
-        for param in self.target.params():
-            if param.grad is None and param.array is not None:
-                param.zerograd()
+        _zero_missing_grads(self.target.params())
 
     def update(self, lossfun=None, *args, **kwds):
         """One step: if ``lossfun`` is given, compute the loss, clear grads and backprop first."""
@@ -345,16 +346,23 @@ class GradientMethod(Optimizer):
             self.target.cleargrads()
             loss.backward(loss_scale=self._loss_scale)
             del loss
+        params = list(self.target.params())
         if not self.update_loss_scale():
-            for param in self.target.params():
+            for param in params:
                 param._loss_scale = None
             return
-        self.reallocate_cleared_grads()
+        _zero_missing_grads(params)
         self.call_hooks("pre")
         self.t += 1
-        for param in self.target.params():
+        for param in params:
             if param.update_rule is None:
                 param.update_rule = self.create_update_rule()
             param.update()
         self.call_hooks("post")
+
+
+def _zero_missing_grads(params):
+    for param in params:
+        if param._grad_var is None and param._data is not None:
+            param.zerograd()
 

@@ -6,8 +6,9 @@ applied is recorded in order, together with where each of its inputs comes from:
 node's output, an input of the call, or an outside Variable (a Parameter, read afresh at every
 call, so optimizer updates are seen). Later calls run the recorded nodes' ``forward`` on arrays
 without creating Variables or graph nodes per op, and return outputs whose creator is a single
-node; its backward calls the recorded nodes' ``backward`` in the order eager backprop would, so
-results and gradients are bit-identical to eager mode.
+node; its backward calls the recorded nodes' backward in the order eager backprop would (on
+arrays, through ``_backward_arrays``, for ops that offer one), so results and gradients are
+bit-identical to eager mode.
 
 Python code between ops is not replayed: side effects that must happen every call go into
 ``@static_code`` functions; ``kusari.report`` calls made during the trace are replayed
@@ -26,7 +27,7 @@ from kusari import backend, function_node, utils
 from kusari import reporter as reporter_module
 from kusari.configuration import config, no_backprop_mode
 from kusari.function_node import FunctionNode
-from kusari.variable import Variable, VariableNode
+from kusari.variable import Variable, VariableNode, _new_variable
 
 _local = threading.local()  # .trace: the _Trace being recorded on this thread (None when none)
 _hook_lock = threading.Lock()
@@ -341,7 +342,7 @@ class _Schedule:
             node.rank = max([n.rank for n in leaf_nodes]) + self.depth
             outs = []
             for k in self.out_slots:
-                y = Variable(vals[k], requires_grad=True)
+                y = _new_variable(vals[k], True)
                 y._node.set_creator_node(node)
                 variables[k] = y
                 outs.append(weakref.ref(y._node))
@@ -413,30 +414,39 @@ class _Schedule:
             seen = False
             for k in op.out_slots:
                 g = grads[k]
-                if g is None:
-                    gys.append(None)
-                else:
+                if g is not None:
                     seen = True
                     grads[k] = None
-                    gys.append(Variable(g, requires_grad=False))
+                gys.append(g)
             if not seen:
                 continue
-            node = op.node
-            gxs = node.backward(op.indexes, tuple(gys))
-            if type(gxs) is not tuple:
-                gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
-            if len(gxs) != len(op.indexes):
-                gxs = tuple([gxs[i] for i in op.indexes])
+            gxs = _node_backward(op.node, op.indexes, tuple(gys))
             for t, gx in zip(op.targets, gxs):
                 if gx is None or t is None:
                     continue
                 if t >= 0:
                     old = grads[t]
-                    grads[t] = gx._data if old is None else utils.force_array(old + gx._data)
+                    grads[t] = gx if old is None else utils.force_array(old + gx)
                 else:
                     old = leaf_grads[~t]
-                    leaf_grads[~t] = gx._data if old is None else utils.force_array(old + gx._data)
-        return tuple([None if g is None else Variable(g, requires_grad=False) for g in leaf_grads])
+                    leaf_grads[~t] = gx if old is None else utils.force_array(old + gx)
+        return tuple([None if g is None else _new_variable(g, False) for g in leaf_grads])
+
+
+def _node_backward(node, indexes, gys):
+    """Gradient arrays for ``indexes`` from gradient arrays ``gys``: the node's array-level backward
+    when it has one, else its Variable-level backward."""
+    backward_arrays = node._backward_arrays
+    if backward_arrays is not None:
+        gxs = backward_arrays(indexes, gys)
+        if gxs is not None:
+            return gxs
+    gxs = node.backward(indexes, tuple([None if g is None else Variable(g, requires_grad=False) for g in gys]))
+    if type(gxs) is not tuple:
+        gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
+    if len(gxs) != len(indexes):
+        gxs = tuple([gxs[i] for i in indexes])
+    return tuple([None if gx is None else gx._data for gx in gxs])
 
 
 def _produced_slot(trace, vn):

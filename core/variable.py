@@ -461,6 +461,34 @@ class Parameter(Variable):
         return "parameter" + super().__repr__()[len("variable"):]
 
 
+_object_new = object.__new__
+
+
+def _new_variable(data, requires_grad: bool) -> Variable:
+    """A Variable with a fresh node on ``data``: the cheap constructor of ``FunctionNode.apply``.
+
+    NumPy arrays skip ``__init__``; anything else goes through it, so its checks still apply.
+    """
+    if type(data) is not numpy.ndarray:
+        return Variable(data, requires_grad=requires_grad)
+    var = _object_new(Variable)
+    var._data = data
+    var._requires_grad = requires_grad
+    var._name = None
+    var._loss_scale = None
+    var._grad_var = None
+    node = _object_new(VariableNode)
+    node._variable = weakref.ref(var)
+    node.creator_node = None
+    node.rank = 0
+    node.data = None
+    node.shape = data.shape
+    node.dtype = data.dtype
+    node.requires_grad = requires_grad
+    var._node = node
+    return var
+
+
 def as_variable(obj, requires_grad: bool = False) -> Variable:
     """``obj`` itself if it is a Variable, else a Variable wrapping the array."""
     if isinstance(obj, Variable):

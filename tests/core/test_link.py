@@ -226,3 +226,21 @@ def test_serialize_round_trip_through_dict():
     lazy = L.Linear(2)
     DictLoader({"W": numpy.ones((2, 5), numpy.float32), "b": numpy.zeros(2, numpy.float32)}).load(lazy)
     assert lazy.W.shape == (2, 5)
+
+
+@pytest.mark.parametrize("include_uninit", [True, False])
+def test_params_follow_namedparams_order(include_uninit):
+    class Net(kusari.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.a = L.Linear(3, 2)
+                self.lazy = L.Linear(None, 2)
+                self.stack = kusari.ChainList(L.Linear(2, 2), kusari.Sequential(L.Linear(2, 1), F.relu))
+                self.p = kusari.Parameter(numpy.zeros(2, numpy.float32))
+
+    net = Net()
+    expected = [p for _, p in net.namedparams(include_uninit)]
+    got = list(net.params(include_uninit))
+    assert len(got) == (9 if include_uninit else 8)
+    assert [id(p) for p in got] == [id(p) for p in expected]

@@ -230,3 +230,96 @@ def test_old_style_function_with_retain_inputs_and_multiple_outputs():
     F.sum(a).backward()          # b gets no gradient: the adapter passes zeros for it
     numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])
     assert a.creator.label == "SplitScale"
+
+
+def _mlp_grads(enable_double_backprop, reduce="mean"):
+    rng = numpy.random.default_rng(3)
+    x = kusari.Variable(rng.standard_normal((2, 3, 5)).astype(numpy.float32))
+    W1 = kusari.Variable(rng.standard_normal((4, 5)).astype(numpy.float32))
+    b1 = kusari.Variable(rng.standard_normal(4).astype(numpy.float32))
+    W2 = kusari.Variable(rng.standard_normal((3, 4)).astype(numpy.float32))
+    t = numpy.array([[0, 2, -1], [1, 1, 0]], numpy.int32).reshape(6)
+    h = F.leaky_relu(F.linear(x, W1, b1, n_batch_axes=2), slope=0.1)
+    y = F.relu(F.linear(F.reshape(h, (6, 4)), W2))
+    loss = F.softmax_cross_entropy(y, t, reduce=reduce)
+    if reduce == "no":
+        loss = F.sum(loss * loss)
+    loss.backward(enable_double_backprop=enable_double_backprop)
+    return [v.grad for v in (x, W1, b1, W2)]
+
+
+@pytest.mark.parametrize("reduce", ["mean", "no"])
+def test_array_level_backward_matches_variable_level_bit_for_bit(reduce):
+    # Without double backprop the engine takes the ops' array-level backward; with it, the
+    # Variable-level one. They must agree exactly.
+    fast = _mlp_grads(False, reduce)
+    graph = _mlp_grads(True, reduce)
+    for a, b in zip(fast, graph):
+        assert a.dtype == numpy.float32
+        numpy.testing.assert_array_equal(a, b)
+
+
+def test_array_level_backward_matches_closed_form():
+    rng = numpy.random.default_rng(4)
+    x = rng.standard_normal((4, 5)).astype(numpy.float32)
+    W = rng.standard_normal((3, 5)).astype(numpy.float32)
+    b = rng.standard_normal(3).astype(numpy.float32)
+    t = numpy.array([0, 2, 1, 2], numpy.int32)
+    xv, Wv, bv = kusari.Variable(x), kusari.Variable(W), kusari.Variable(b)
+    F.softmax_cross_entropy(F.relu(F.linear(xv, Wv, bv)), t).backward()
+
+    h = x.astype(numpy.float64) @ W.T + b
+    y = numpy.maximum(h, 0)
+    p = numpy.exp(y - y.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    dy = (p - numpy.eye(3)[t]) / len(t)
+    dh = dy * (h > 0)
+    numpy.testing.assert_allclose(Wv.grad, dh.T @ x, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(bv.grad, dh.sum(axis=0), rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(xv.grad, dh @ W, rtol=1e-5, atol=1e-6)
+
+
+def test_subclass_overriding_backward_does_not_inherit_array_backward():
+    from kusari.functions.activation.relu import ReLU
+
+    class DoubledReLU(ReLU):
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    assert ReLU._backward_arrays is not None
+    assert DoubledReLU._backward_arrays is None
+    x = kusari.Variable(numpy.array([-1.0, 2.0], numpy.float32))
+    F.sum(DoubledReLU().apply((x,))[0]).backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])
+
+
+def test_array_backward_returning_none_defers_to_backward():
+    class Twice(kusari.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+        def _backward_arrays(self, indexes, grad_outputs):
+            return None
+
+    x = kusari.Variable(numpy.array([1.0, 3.0], numpy.float32))
+    F.sum(Twice().apply((x,))[0]).backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])
+
+
+def test_array_backward_wrong_shape_is_reported():
+    class BadArrays(kusari.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+        def _backward_arrays(self, indexes, grad_outputs):
+            return numpy.ones(3, numpy.float32),
+
+    x = kusari.Variable(numpy.ones(2, numpy.float32))
+    with pytest.raises(ValueError, match=r"BadArrays.backward returned a gradient of shape \(3,\)"):
+        F.sum(BadArrays().apply((x,))[0]).backward()

@@ -21,9 +21,13 @@ class PiecewiseLinear(FunctionNode):
         return utils.force_array(self._value(backend.get_array_module(x), x)),
 
     def backward(self, indexes, grad_outputs):
-        x = self.get_retained_inputs()[0].array
-        slope = utils.force_array(self._slope(backend.get_array_module(x), x))
-        return grad_outputs[0] * slope,
+        return grad_outputs[0] * self._slope_array(self.get_retained_inputs()[0].array),
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        return utils.force_array(grad_outputs[0] * self._slope_array(self.inputs[0].data)),
+
+    def _slope_array(self, x):
+        return utils.force_array(self._slope(backend.get_array_module(x), x))
 
     def _value(self, xp, x):
         raise NotImplementedError

@@ -154,6 +154,23 @@ class SoftmaxCrossEntropy(FunctionNode):
             gx = _LabelGrad(self._index).apply((y, g))[0]
         return tuple(gx if i == 0 else None for i in indexes)
 
+    def _backward_arrays(self, indexes, grad_outputs):
+        if self._index is None or self._y is None or 0 not in indexes:
+            return None     # soft targets or no cached softmax: the Variable path
+        y, self._y = self._y, None
+        gy, = grad_outputs
+        # What backward's ``gy * self._weight`` computes (a Mul, or a MulConstant for 0-d weights).
+        g = utils.force_array(gy * self._weight)
+        gx = _label_grad(y, g, self._index)
+        return tuple(gx if i == 0 else None for i in indexes)
+
+
+def _label_grad(y, g, index):
+    gx = y * g.reshape(g.shape[:1] + (1,) + g.shape[1:])
+    n, c, rest = _as_3d(y.shape)
+    gx.reshape(n, c, rest)[index] -= g.reshape(n, rest)
+    return gx
+
 
 class _LabelGrad(FunctionNode):
     """(y - onehot(t)) * g[:, None], subtracting at the label positions instead of building a one-hot."""
@@ -164,11 +181,7 @@ class _LabelGrad(FunctionNode):
     def forward(self, inputs):
         y, g = inputs
         self.retain_inputs((0, 1))
-        gb = g.reshape(g.shape[:1] + (1,) + g.shape[1:])
-        gx = y * gb
-        n, c, rest = _as_3d(y.shape)
-        gx.reshape(n, c, rest)[self._index] -= g.reshape(n, rest)
-        return gx,
+        return _label_grad(y, g, self._index),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.get_item import get_item

@@ -12,7 +12,7 @@ from kusari.variable import Variable
 
 
 def _sum_to_input(g, node):
-    if g.shape == node.shape:
+    if g._data.shape == node.shape:
         return g
     from kusari.functions.array.sum_to import sum_to
     return sum_to(g, node.shape)
@@ -29,11 +29,13 @@ class _Binary(FunctionNode):
 
     def forward(self, inputs):
         a, b = inputs
-        _check_operands(self._fname, a, b)
+        if a.dtype is not b.dtype:
+            _check_operands(self._fname, a, b)
         try:
-            return utils.force_array(self._op(a, b)),
+            y = self._op(a, b)
         except ValueError:
             raise ValueError(f"{self._fname}: shapes {a.shape} and {b.shape} do not broadcast") from None
+        return (y if type(y) is numpy.ndarray else utils.force_array(y)),
 
 
 class Add(_Binary):
@@ -45,7 +47,8 @@ class Add(_Binary):
 
     def backward(self, indexes, grad_outputs):
         gy = grad_outputs[0]
-        return tuple(_sum_to_input(gy, self.inputs[i]) for i in indexes)
+        inputs = self.inputs
+        return tuple([_sum_to_input(gy, inputs[i]) for i in indexes])
 
 
 class Sub(_Binary):
@@ -219,14 +222,15 @@ def _as_constant(value, like):
 
 
 def _binary(self, other, cls, const_cls, reverse=False, const_rcls=None):
+    if isinstance(other, Variable):
+        return cls().apply((other, self) if reverse else (self, other))[0]
     c = _as_constant(other, self.array)
     if c is not None:
         cls_ = const_rcls if reverse else const_cls
         return cls_(c).apply((self,))[0]
-    if not isinstance(other, Variable):
-        if not (isinstance(other, numpy.ndarray) or backend.is_gpu_array(other)):
-            return NotImplemented
-        other = Variable(other, requires_grad=False)
+    if not (isinstance(other, numpy.ndarray) or backend.is_gpu_array(other)):
+        return NotImplemented
+    other = Variable(other, requires_grad=False)
     pair = (other, self) if reverse else (self, other)
     return cls().apply(pair)[0]
 
