@@ -195,8 +195,21 @@ class Optimizer:
     def update(self, lossfun=None, *args, **kwds):
         raise NotImplementedError
 
+    use_auto_new_epoch = False
+
     def new_epoch(self, auto=False):
-        """Advance the epoch counter (the updater calls this when ``auto``)."""
+        """Advance the epoch counter.
+
+        An updater that owns epochs sets ``use_auto_new_epoch`` and calls this with ``auto=True``;
+        mixing that with manual calls would count epochs twice, so it raises (as in Chainer).
+        """
+        if auto != self.use_auto_new_epoch:
+            raise RuntimeError(
+                f"{type(self).__name__}.new_epoch(auto={auto}) called while use_auto_new_epoch="
+                f"{self.use_auto_new_epoch}: "
+                + ("the updater advances epochs itself; do not call new_epoch by hand"
+                   if self.use_auto_new_epoch else
+                   "set use_auto_new_epoch (StandardUpdater(auto_new_epoch=True) does) first"))
         self.epoch += 1
 
     # hooks ----------------------------------------------------------------------------

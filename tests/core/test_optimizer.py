@@ -55,3 +55,22 @@ def test_post_hook_runs_after_update():
     link.a.grad = numpy.full(2, 0.5, numpy.float32)
     opt.update()
     numpy.testing.assert_array_equal(values[0], [0.5, 0.5])
+
+
+def test_new_epoch_auto_and_manual_do_not_mix():
+    class One(kusari.Link):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.w = kusari.Parameter(numpy.zeros(1, numpy.float32))
+
+    opt = optimizers.SGD().setup(One())
+    opt.new_epoch()
+    assert opt.epoch == 1
+    with pytest.raises(RuntimeError, match="set use_auto_new_epoch"):
+        opt.new_epoch(auto=True)
+    opt.use_auto_new_epoch = True
+    opt.new_epoch(auto=True)
+    assert opt.epoch == 2
+    with pytest.raises(RuntimeError, match="advances epochs itself"):
+        opt.new_epoch()
