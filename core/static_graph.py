@@ -27,6 +27,7 @@ from kusari import backend, function_node, utils
 from kusari import reporter as reporter_module
 from kusari.configuration import config, no_backprop_mode
 from kusari.function_node import FunctionNode
+from kusari.link import Link
 from kusari.variable import Variable, VariableNode, _new_variable
 
 _local = threading.local()  # .trace: the _Trace being recorded on this thread (None when none)
@@ -89,6 +90,28 @@ def _flatten(obj, leaves, fname):
                         f"{type(obj).__name__}; pass Variables, arrays, tuples/lists/dicts of them, "
                         "or hashable values (they become part of the cache key)") from None
     return obj
+
+
+_EMPTY_KWARGS_KEY = _flatten({}, [], "")
+
+
+def _signature(args, kwargs, leaves, fname):
+    """``_flatten((args, kwargs), leaves, fname)``, computed directly when the arguments are plain
+    Variables and NumPy arrays (the usual call)."""
+    if not kwargs:
+        sig = []
+        for a in args:
+            if isinstance(a, Variable):
+                data = a._data
+                sig.append(("v", type(data), data.shape, data.dtype, a._requires_grad))
+            elif type(a) is numpy.ndarray:
+                sig.append(("a", numpy.ndarray, a.shape, a.dtype))
+            else:
+                break
+        else:
+            leaves.extend(args)
+            return (tuple, ((type(args), tuple(sig)), _EMPTY_KWARGS_KEY))
+    return _flatten((args, kwargs), leaves, fname)
 
 
 class _Op:
@@ -300,6 +323,13 @@ class _Schedule:
                     self.producer[k] = op
         self.plans = {}
         self.generation = 0
+        # The forward as flat tuples, so a replay does no attribute lookups per op:
+        # (static_code step or None, bound forward, node __dict__, state, input slots,
+        #  output slots, node when linked else None).
+        self._program = [(step, None, None, None, None, None, None) if type(step) is not _Op else
+                         (None, step.node.forward, step.node.__dict__, step.state, step.in_slots,
+                          step.out_slots, step.node if step.linked else None)
+                         for step in self.steps]
 
     # forward --------------------------------------------------------------------
     def replay(self, inputs):
@@ -308,19 +338,20 @@ class _Schedule:
             vals[k] = x._data if isinstance(x, Variable) else x
         for k, var in self.externals:
             vals[k] = var._data
-        for step in self.steps:
-            if type(step) is not _Op:
-                step.run(vals)
+        for code, forward, d, state, in_slots, out_slots, node in self._program:
+            if code is not None:
+                code.run(vals)
                 continue
-            node = step.node
-            d = node.__dict__
             d.clear()
-            d.update(step.state)
-            in_data = tuple([vals[k] for k in step.in_slots])
-            outs = node.forward(in_data)
-            for k, y in zip(step.out_slots, outs):
-                vals[k] = y
-            if step.linked:
+            d.update(state)
+            in_data = tuple([vals[k] for k in in_slots])
+            outs = forward(in_data)
+            if len(out_slots) == 1:
+                vals[out_slots[0]] = outs[0]
+            else:
+                for k, y in zip(out_slots, outs):
+                    vals[k] = y
+            if node is not None:
                 retain = node._input_indexes_to_retain
                 if retain is not None:
                     nodes = node.inputs
@@ -369,7 +400,8 @@ class _Schedule:
 
     # backward -------------------------------------------------------------------
     def _plan(self, seeded):
-        """The linked ops in the order eager backprop pops them (by rank, then push order)."""
+        """The linked ops in the order eager backprop pops them (by rank, then push order), as
+        (array-level backward or None, node, input indexes, output slots, gradient targets)."""
         heap, pushed, plan = [], set(), []
 
         def schedule(slot):
@@ -384,7 +416,7 @@ class _Schedule:
         while heap:
             op = heapq.heappop(heap)[2]
             if op.indexes:
-                plan.append(op)
+                plan.append((op.node._backward_arrays, op.node, op.indexes, op.out_slots, op.targets))
             for t in op.targets:
                 if t is not None and t >= 0:
                     schedule(t)
@@ -409,19 +441,24 @@ class _Schedule:
             if g is not None:
                 grads[k] = g._data
         leaf_grads = [None] * len(self.leaf_sources)
-        for op in plan:
-            gys = []
-            seen = False
-            for k in op.out_slots:
+        for backward_arrays, node, indexes, out_slots, targets in plan:
+            if len(out_slots) == 1:
+                k = out_slots[0]
                 g = grads[k]
-                if g is not None:
-                    seen = True
+                if g is None:
+                    continue
+                grads[k] = None
+                gys = (g,)
+            else:
+                gys = tuple([grads[k] for k in out_slots])
+                if not any([g is not None for g in gys]):
+                    continue
+                for k in out_slots:
                     grads[k] = None
-                gys.append(g)
-            if not seen:
-                continue
-            gxs = _node_backward(op.node, op.indexes, tuple(gys))
-            for t, gx in zip(op.targets, gxs):
+            gxs = None if backward_arrays is None else backward_arrays(indexes, gys)
+            if gxs is None:
+                gxs = _variable_backward(node, indexes, gys)
+            for t, gx in zip(targets, gxs):
                 if gx is None or t is None:
                     continue
                 if t >= 0:
@@ -433,14 +470,9 @@ class _Schedule:
         return tuple([None if g is None else _new_variable(g, False) for g in leaf_grads])
 
 
-def _node_backward(node, indexes, gys):
-    """Gradient arrays for ``indexes`` from gradient arrays ``gys``: the node's array-level backward
-    when it has one, else its Variable-level backward."""
-    backward_arrays = node._backward_arrays
-    if backward_arrays is not None:
-        gxs = backward_arrays(indexes, gys)
-        if gxs is not None:
-            return gxs
+def _variable_backward(node, indexes, gys):
+    """Gradient arrays for ``indexes`` from gradient arrays ``gys`` through the node's Variable-level
+    backward (for ops without an array-level one, or whose array-level one defers)."""
     gxs = node.backward(indexes, tuple([None if g is None else Variable(g, requires_grad=False) for g in gys]))
     if type(gxs) is not tuple:
         gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
@@ -581,14 +613,13 @@ class _StaticGraph:
         func = self._func
         if self._eager or not config.use_static_graph or config.debug or _current_trace() is not None:
             return func(*args, **kwargs)
-        from kusari.link import Link
         inputs = []
         owner = args[0] if args and isinstance(args[0], Link) else None
         if owner is None:
-            key = _flatten((args, kwargs), inputs, func.__qualname__)
+            key = _signature(args, kwargs, inputs, func.__qualname__)
             cache = self._free
         else:
-            key = (_flatten((args[1:], kwargs), inputs, func.__qualname__),
+            key = (_signature(args[1:], kwargs, inputs, func.__qualname__),
                    tuple([id(p) for p in owner.params()]))
             cache = self._owned.get(owner)
             if cache is None:

@@ -1,4 +1,6 @@
 """Tests for kusari.static_graph: replayed forward/backward equal eager mode bit for bit."""
+import importlib
+
 import numpy
 import pytest
 
@@ -404,3 +406,40 @@ def test_several_outputs_feeding_eager_ops_match_eager():
             results.append((loss.array, out["parts"][1], w.grad.copy()))
         for a, b in zip(*results):
             assert_equal(a, b)
+
+
+def test_multi_output_op_with_some_outputs_unused_matches_eager():
+    @static_graph
+    def f(x, w, use_both):
+        a, b = F.split_axis(F.matmul(x, w), 2, axis=1)
+        return F.sum(a * b) if use_both else F.sum(F.exp(a))   # without use_both, b gets no gradient
+
+    rng = numpy.random.default_rng(7)
+    w = kusari.Parameter(rng.standard_normal((3, 4)).astype(numpy.float32))
+    for use_both in (False, True):
+        for i in range(3):
+            x = rng.standard_normal((2, 3)).astype(numpy.float32)
+            results = []
+            for use in (True, False):
+                w.cleargrad()
+                with kusari.using_config("use_static_graph", use):
+                    loss = f(x, w, use_both)
+                loss.backward()
+                results.append((loss.array, w.grad.copy()))
+            assert_equal(results[0][0], results[1][0])
+            assert_equal(results[0][1], results[1][1])
+            # closed form: d/dw of sum(exp(x w[:, :2])) or of sum((x w[:, :2]) * (x w[:, 2:]))
+            h = x @ w.array
+            gh = (numpy.concatenate([numpy.exp(h[:, :2]), numpy.zeros_like(h[:, 2:])], axis=1)
+                  if not use_both else numpy.concatenate([h[:, 2:], h[:, :2]], axis=1))
+            numpy.testing.assert_allclose(results[0][1], x.T @ gh, rtol=1e-5, atol=1e-6)
+
+
+def test_positional_array_arguments_share_the_general_cache_key():
+    sg = importlib.import_module("kusari.static_graph")   # the package attribute is the decorator
+    x = numpy.ones((2, 3), numpy.float32)
+    v = kusari.Variable(numpy.zeros(4, numpy.float64), requires_grad=False)
+    for args, kwargs in (((x, v), {}), ((), {}), ((x, 3), {}), ((x,), {"scale": 2})):
+        fast, general = [], []
+        assert sg._signature(args, kwargs, fast, "f") == sg._flatten((args, kwargs), general, "f")
+        assert [id(a) for a in fast] == [id(a) for a in general]
