@@ -1,8 +1,11 @@
 """The backward engine: walks the graph from outputs to leaves in decreasing rank order."""
 import heapq
 
+import numpy
+
 from kusari import backend
 from kusari.configuration import _UNSET, config
+from kusari.utils import force_array
 from kusari.variable import Variable, _new_variable
 
 
@@ -64,9 +67,12 @@ class _BackpropMode:
 def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
     """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``.
 
-    With ``targets``, only functions on a path to a target are run.
+    With ``targets``, only functions on a path to a target are run. Without double backprop no graph
+    of the backward is kept, so the gradients travel as bare arrays: ops with ``_backward_arrays``
+    take and return arrays, the others get Variables; the grads returned are Variables either way.
     """
     relevant = None if targets is None else _functions_leading_to(outputs, targets)
+    array_path = not enable_double_backprop
     grads = {}
     heap = []
     pushed = set()
@@ -75,13 +81,15 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
     counter = 0
     heappush = heapq.heappush
     heappop = heapq.heappop
-    # Without double backprop no graph of the backward is kept, so ops may backprop on arrays.
-    array_path = not enable_double_backprop
 
     for y, gy in zip(outputs, seeds):
         node = y._node
+        if array_path:
+            gy = gy._data
         old = grads.get(node)
-        grads[node] = gy if old is None else old + gy
+        if old is not None:
+            gy = force_array(old + gy) if array_path else old + gy
+        grads[node] = gy
         func = node.creator_node
         if func is None:
             leaves[node] = None
@@ -103,7 +111,7 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                     if retain_grad:
                         var = node._variable()
                         if var is not None:
-                            var._grad_var = g
+                            var._grad_var = _new_variable(g, False) if array_path else g
                 gys.append(g)
             inputs = func.inputs
             indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
@@ -113,11 +121,16 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
             if array_path:
                 backward_arrays = func._backward_arrays
                 if backward_arrays is not None:
-                    gxs = backward_arrays(indexes, tuple([None if g is None else g._data for g in gys]))
-                    if gxs is not None:
-                        gxs = tuple([None if g is None else _new_variable(g, False) for g in gxs])
-            if gxs is None:
+                    gxs = backward_arrays(indexes, tuple(gys))
+                if gxs is None:
+                    gxs = func.backward(indexes, tuple([None if g is None else _new_variable(g, False)
+                                                        for g in gys]))
+                    as_arrays = False
+                else:
+                    as_arrays = True
+            else:
                 gxs = func.backward(indexes, tuple(gys))
+                as_arrays = False
             if type(gxs) is not tuple:
                 gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
             if len(gxs) == len(inputs) and len(indexes) != len(inputs):
@@ -129,16 +142,26 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                 if gx is None:
                     continue
                 x = inputs[i]
-                if type(gx) is not Variable and not isinstance(gx, Variable):
-                    raise TypeError(f"{func.label}.backward must return Variables or None, "
-                                    f"got {type(gx).__name__} for input {i}")
-                data = gx._data
+                if as_arrays:
+                    data = gx
+                    if type(data) is not numpy.ndarray and not backend.is_gpu_array(data):
+                        raise TypeError(f"{func.label}._backward_arrays must return arrays or None, "
+                                        f"got {type(gx).__name__} for input {i}")
+                else:
+                    if type(gx) is not Variable and not isinstance(gx, Variable):
+                        raise TypeError(f"{func.label}.backward must return Variables or None, "
+                                        f"got {type(gx).__name__} for input {i}")
+                    data = gx._data
+                    if array_path:
+                        gx = data
                 if data.shape != x.shape or (data.dtype is not x.dtype and data.dtype != x.dtype):
                     raise ValueError(
-                        f"{func.label}.backward returned a gradient of shape {gx.shape} and dtype "
-                        f"{gx.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
+                        f"{func.label}.backward returned a gradient of shape {data.shape} and dtype "
+                        f"{data.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
                 old = grads.get(x)
-                grads[x] = gx if old is None else old + gx
+                if old is not None:
+                    gx = force_array(old + gx) if array_path else old + gx
+                grads[x] = gx
                 f = x.creator_node
                 if f is None:
                     leaves[x] = None
@@ -150,7 +173,11 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
         for node in targets:
             if node in grads:
                 found[node] = grads[node]
-    return {node: grads[node] for node in leaves if node in grads}, found
+    leaf_grads = {node: grads[node] for node in leaves if node in grads}
+    if array_path:
+        leaf_grads = {node: _new_variable(g, False) for node, g in leaf_grads.items()}
+        found = {node: _new_variable(g, False) for node, g in found.items()}
+    return leaf_grads, found
 
 
 def backward_from(outputs, grad_outputs, retain_grad=False, enable_double_backprop=False,
@@ -158,14 +185,17 @@ def backward_from(outputs, grad_outputs, retain_grad=False, enable_double_backpr
     """Backprop from ``outputs`` and accumulate into the leaf variables' ``grad``."""
     seeds = [_seed_grad(y, g, loss_scale) for y, g in zip(outputs, grad_outputs)]
     leaf_grads, _ = _run(outputs, seeds, retain_grad, enable_double_backprop, None)
-    with _BackpropMode(enable_double_backprop):
-        for node, g in leaf_grads.items():
-            var = node._variable()
-            if var is None or not var._requires_grad:
-                continue
-            var._grad_var = g if var._grad_var is None else var._grad_var + g
-            if loss_scale is not None:
-                var._loss_scale = loss_scale
+    for node, g in leaf_grads.items():
+        var = node._variable()
+        if var is None or not var._requires_grad:
+            continue
+        if var._grad_var is None:
+            var._grad_var = g
+        else:
+            with _BackpropMode(enable_double_backprop):
+                var._grad_var = var._grad_var + g
+        if loss_scale is not None:
+            var._loss_scale = loss_scale
 
 
 def backward(outputs, grad_outputs=None, *, retain_grad=False, enable_double_backprop=False,

@@ -65,8 +65,7 @@ class FunctionNode:
                     requires_grad = True
                 in_data.append(x._data)
             elif isinstance(x, numpy.ndarray) or _is_gpu(x):
-                in_data.append(x)
-                x = _new_variable(x, False)
+                in_data.append(x)   # stays bare: it gets a node only if the graph is recorded
             else:
                 raise TypeError(
                     f"{self.label}: inputs must be Variables or arrays, got {type(x).__name__}")
@@ -82,6 +81,7 @@ class FunctionNode:
         if _trace_hook is None:
             outputs = self.forward(in_data)
         else:
+            xs = [x if isinstance(x, Variable) else _new_variable(x, False) for x in xs]
             outputs = _trace_hook(self, xs, in_data)
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, "
@@ -92,7 +92,8 @@ class FunctionNode:
         if not (requires_grad and cfg.enable_backprop):
             return tuple([_new_variable(y, requires_grad) for y in outputs])
         self.rank = rank
-        self.inputs = tuple([x._node for x in xs])
+        self.inputs = nodes = tuple([x._node if isinstance(x, Variable) else _new_variable(x, False)._node
+                                     for x in xs])
         rank += 1
         if len(outputs) == 1:
             y = _new_variable(outputs[0], True)
@@ -111,7 +112,7 @@ class FunctionNode:
         retain = self._input_indexes_to_retain
         if retain is not None:
             for i in retain:
-                xs[i]._node.data = in_data[i]
+                nodes[i].data = in_data[i]
         retain = self._output_indexes_to_retain
         if retain is not None:
             self._retained_output_data = tuple([outputs[i] for i in retain])

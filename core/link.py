@@ -311,11 +311,11 @@ class Link:
         hook.deleted(self)
 
     def __call__(self, *args, **kwargs):
-        hooks = _global_link_hooks()
-        if self._local_link_hooks:
-            hooks = {**hooks, **self._local_link_hooks}
-        if not hooks:
+        hooks = getattr(_hooks_state, "hooks", None)
+        local = self._local_link_hooks
+        if not (hooks or local):
             return self.forward(*args, **kwargs)
+        hooks = {**(hooks or {}), **local} if local else hooks
         from kusari.link_hook import _ForwardPreprocessCallbackArgs, _ForwardPostprocessCallbackArgs
         pre = _ForwardPreprocessCallbackArgs(self, "forward", args, kwargs)
         for hook in hooks.values():

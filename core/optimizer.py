@@ -5,6 +5,7 @@ as Adam's moments lives with the parameter). Hooks (``kusari.optimizer_hooks``) 
 after the update. Dynamic loss scaling skips steps whose gradients overflow.
 """
 import copy
+import weakref
 
 import numpy
 
@@ -12,16 +13,58 @@ from kusari import backend
 
 
 class Hyperparameter:
-    """A namespace of hyperparameters that falls back to a parent for unset names."""
+    """A namespace of hyperparameters that falls back to a parent for unset names.
+
+    Reads are plain attribute lookups: the values inherited from the parent are mirrored into this
+    object's ``__dict__`` and refreshed whenever an ancestor sets or deletes one (``_own`` names the
+    values set here, which the parent's changes do not touch).
+    """
+
+    __slots__ = ("_parent", "_own", "_children", "__dict__", "__weakref__")
 
     def __init__(self, parent=None):
         object.__setattr__(self, "_parent", parent)
+        object.__setattr__(self, "_own", set())
+        object.__setattr__(self, "_children", weakref.WeakSet())
+        if parent is not None:
+            parent._children.add(self)
+            self.__dict__.update(parent.__dict__)
 
     def __getattr__(self, name):
-        parent = object.__getattribute__(self, "_parent")
-        if parent is None:
-            raise AttributeError(f"hyperparameter {name!r} is not defined")
-        return getattr(parent, name)
+        raise AttributeError(f"hyperparameter {name!r} is not defined")
+
+    def __setattr__(self, name, value):
+        self._own.add(name)
+        self.__dict__[name] = value
+        self._refresh_children(name)
+
+    def __delattr__(self, name):
+        if name not in self._own:
+            raise AttributeError(f"hyperparameter {name!r} is not set here")
+        self._own.discard(name)
+        self._inherit(name)
+
+    def _inherit(self, name):
+        """Take ``name`` from the parent again (or drop it) after it changed up the chain."""
+        parent = self._parent
+        if parent is not None and name in parent.__dict__:
+            self.__dict__[name] = parent.__dict__[name]
+        else:
+            self.__dict__.pop(name, None)
+        self._refresh_children(name)
+
+    def _refresh_children(self, name):
+        for child in list(self._children):
+            if name not in child._own:
+                child._inherit(name)
+
+    def __getstate__(self):
+        return {"parent": self._parent, "own": {k: self.__dict__[k] for k in self._own}}
+
+    def __setstate__(self, state):
+        self.__init__(state["parent"])
+        for name, value in state["own"].items():
+            setattr(self, name, value)
 
     @property
     def parent(self):
@@ -29,9 +72,7 @@ class Hyperparameter:
 
     def get_dict(self) -> dict:
         """All hyperparameters, the parent's overridden by this one's."""
-        d = {} if self._parent is None else self._parent.get_dict()
-        d.update({k: v for k, v in self.__dict__.items() if k != "_parent"})
-        return d
+        return dict(self.__dict__)
 
     def __repr__(self):
         return f"Hyperparameter({self.get_dict()})"
@@ -365,13 +406,15 @@ class GradientMethod(Optimizer):
                 param._loss_scale = None
             return
         _zero_missing_grads(params)
-        self.call_hooks("pre")
+        if self._pre_update_hooks:
+            self.call_hooks("pre")
         self.t += 1
         for param in params:
             if param.update_rule is None:
                 param.update_rule = self.create_update_rule()
             param.update()
-        self.call_hooks("post")
+        if self._post_update_hooks:
+            self.call_hooks("post")
 
 
 def _zero_missing_grads(params):

@@ -14,7 +14,7 @@ class SGDRule(BuiltinRule):
 
     def update_core(self, param):
         data = param.array
-        data -= self.hyperparam.lr * param.grad
+        data -= param.grad * self.hyperparam.lr
 
 
 class SGD(BuiltinMethod):

@@ -1,3 +1,6 @@
+import copy
+import pickle
+
 import numpy
 import pytest
 
@@ -24,6 +27,58 @@ def test_hyperparameter_falls_back_to_parent():
     assert child.get_dict() == {"lr": 0.5, "momentum": 0.9}
     with pytest.raises(AttributeError, match="'eps'"):
         child.eps
+
+
+def test_hyperparameter_follows_later_changes_up_the_chain():
+    root = Hyperparameter()
+    root.lr = 0.1
+    mid = Hyperparameter(root)
+    leaf = Hyperparameter(mid)
+    root.lr = 0.2                       # set after the children exist
+    root.eps = 1e-3                     # a new name
+    assert (mid.lr, leaf.lr, leaf.eps) == (0.2, 0.2, 1e-3)
+    mid.lr = 0.5                        # an override shadows the root for mid and below
+    root.lr = 0.3
+    assert (root.lr, mid.lr, leaf.lr) == (0.3, 0.5, 0.5)
+    del mid.lr                          # removing the override inherits again
+    assert (mid.lr, leaf.lr) == (0.3, 0.3)
+    del root.eps
+    with pytest.raises(AttributeError, match="'eps'"):
+        leaf.eps
+    with pytest.raises(AttributeError, match="'lr' is not set here"):
+        del leaf.lr
+    assert leaf.get_dict() == {"lr": 0.3} and mid.parent is root
+
+
+@pytest.mark.parametrize("clone", [
+    copy.deepcopy,
+    lambda pair: pickle.loads(pickle.dumps(pair)),
+])
+def test_hyperparameter_copies_keep_the_link_to_their_parent(clone):
+    parent = Hyperparameter()
+    parent.lr = 0.1
+    parent.momentum = 0.9
+    child = Hyperparameter(parent)
+    child.lr = 0.5
+    parent2, child2 = clone((parent, child))
+    assert child2.get_dict() == {"lr": 0.5, "momentum": 0.9}
+    parent2.momentum = 0.8
+    parent2.lr = 0.2
+    assert (child2.momentum, child2.lr) == (0.8, 0.5)
+    assert (child.momentum, parent.momentum) == (0.9, 0.9)
+
+
+def test_changing_lr_mid_training_reaches_every_rule():
+    link = _Params()
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    link.b.update_rule.hyperparam.lr = 0.0      # per-parameter override: b never moves
+    for lr in (1.0, 0.5):
+        opt.lr = lr
+        link.a.grad = numpy.ones(2, numpy.float32)
+        link.b.grad = numpy.ones(3, numpy.float32)
+        opt.update()
+    numpy.testing.assert_array_equal(link.a.array, [1 - 1.0 - 0.5] * 2)
+    numpy.testing.assert_array_equal(link.b.array, [1, 1, 1])
 
 
 def test_optimizer_hook_kinds_are_dispatched():

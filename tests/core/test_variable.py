@@ -323,3 +323,30 @@ def test_array_backward_wrong_shape_is_reported():
     x = kusari.Variable(numpy.ones(2, numpy.float32))
     with pytest.raises(ValueError, match=r"BadArrays.backward returned a gradient of shape \(3,\)"):
         F.sum(BadArrays().apply((x,))[0]).backward()
+
+
+def test_array_backward_returning_a_scalar_is_reported():
+    class ScalarGrad(kusari.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+        def _backward_arrays(self, indexes, grad_outputs):
+            return numpy.float32(2.0),
+
+    x = kusari.Variable(numpy.array([1.0], numpy.float32))
+    with pytest.raises(TypeError, match="ScalarGrad._backward_arrays must return arrays or None, "
+                                        "got float32 for input 0"):
+        ScalarGrad().apply((x,))[0].backward()
+
+
+def test_zero_dim_gradients_accumulate_as_arrays():
+    # x feeds two ops, so its 0-d gradients are summed; NumPy would turn that sum into a scalar.
+    x = kusari.Variable(numpy.array(3.0, numpy.float32))
+    y = x * x + x
+    y.backward()
+    assert type(x.grad) is numpy.ndarray and x.grad.dtype == numpy.float32
+    assert x.grad == 7.0
+    assert type(x.grad_var) is kusari.Variable and not x.grad_var.requires_grad

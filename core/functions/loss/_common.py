@@ -46,14 +46,21 @@ def check_sampled_inputs(fname: str, x, t, W) -> None:
                          f"(x.shape={x.shape}, W.shape={W.shape})")
 
 
-def check_label_range(fname: str, argname: str, t, n: int, ignore_label=None) -> None:
-    """Raise ValueError if a label of ``t`` lies outside [0, n) (``ignore_label`` excepted)."""
+def check_label_range(fname: str, argname: str, t, n: int, ignore_label=None) -> bool:
+    """Raise ValueError if a label of ``t`` lies outside [0, n) (``ignore_label`` excepted).
+
+    Returns whether every label lies in [0, n) (one min and one max; the detailed scan runs only
+    when they say some label is outside).
+    """
+    if t.size == 0 or (int(t.min()) >= 0 and int(t.max()) < n):
+        return True
     bad = (t < 0) | (t >= n)
     if ignore_label is not None:
         bad &= t != ignore_label
     if bool(bad.any()):
         allowed = f"[0, {n})" + ("" if ignore_label is None else f" or equal ignore_label={ignore_label}")
         raise ValueError(f"{fname}: {argname} values must be in {allowed}, found {int(t[bad][0])}")
+    return False
 
 
 class PointwiseLoss(FunctionNode):

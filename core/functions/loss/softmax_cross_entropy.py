@@ -69,7 +69,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         if t.dtype.kind == "f":
             self._check_soft_target(x, t)
         elif t.dtype.kind == "i":
-            self._check_labels(x, t)
+            all_valid = self._check_labels(x, t)
         else:
             raise TypeError(f"softmax_cross_entropy: t must hold signed integer labels or float soft "
                             f"targets, got dtype {t.dtype} (shape={t.shape})")
@@ -78,7 +78,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         self._y = y if self.cache_score else None
         if t.dtype.kind == "f":
             return self._soft_target_forward(xp, x, t, log_y)
-        return self._label_forward(xp, x, t, log_y)
+        return self._label_forward(xp, x, t, log_y, all_valid)
 
     def _check_soft_target(self, x, t):
         utils.check_same_dtype("softmax_cross_entropy", x=x, t=t)
@@ -88,7 +88,8 @@ class SoftmaxCrossEntropy(FunctionNode):
         if self.class_weight is not None:
             raise ValueError("softmax_cross_entropy: class_weight is not supported with soft targets")
 
-    def _check_labels(self, x, t):
+    def _check_labels(self, x, t) -> bool:
+        """Check t against x; returns whether no label is ignored (all lie in [0, C), ignore_label not)."""
         expected = x.shape[:1] + x.shape[2:]
         if t.shape != expected:
             if t.shape[:1] != x.shape[:1]:
@@ -100,19 +101,29 @@ class SoftmaxCrossEntropy(FunctionNode):
         if self.class_weight is not None and self.class_weight.shape != (n_class,):
             raise ValueError(f"softmax_cross_entropy: class_weight.shape={self.class_weight.shape} "
                              f"does not match the {n_class} classes of x (x.shape={x.shape})")
-        check_label_range("softmax_cross_entropy", "t", t, n_class, self.ignore_label)
+        in_range = check_label_range("softmax_cross_entropy", "t", t, n_class, self.ignore_label)
+        ignore = self.ignore_label
+        return in_range and (ignore is None or not 0 <= ignore < n_class)
 
-    def _label_forward(self, xp, x, t, log_y):
-        valid = t != self.ignore_label
-        label = xp.where(valid, t, 0)
+    def _label_forward(self, xp, x, t, log_y, all_valid):
+        """Loss at the labels; ``all_valid`` says no label equals ignore_label (skips the masking)."""
+        if all_valid:
+            valid, label = None, t
+            weight = xp.ones(t.shape, x.dtype)
+        else:
+            valid = t != self.ignore_label
+            label = xp.where(valid, t, 0)
+            weight = valid.astype(x.dtype)
         self._index = _label_index(xp, label)
         log_p = log_y.reshape(_as_3d(x.shape))[self._index].reshape(t.shape)
-        weight = valid.astype(x.dtype)
         if self.class_weight is not None:
             weight *= xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
         loss = -log_p * weight
         if self.reduce == "mean":
-            count = int(valid.sum()) if self.normalize else len(x)
+            if not self.normalize:
+                count = len(x)
+            else:
+                count = t.size if valid is None else int(valid.sum())
             coeff = 1.0 / max(count, 1)
             weight *= coeff
             loss = loss.sum() * coeff

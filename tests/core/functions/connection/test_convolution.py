@@ -162,3 +162,45 @@ def test_gradient_of_input_only_variable():
     y.backward()
     # d(sum y)/dx at an interior pixel is the sum of all filter taps over output channels
     numpy.testing.assert_allclose(xv.grad[0, :, 1, 1], W.sum(axis=(0, 2, 3)), rtol=1e-5)
+
+
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("kwargs", [{}, {"stride": 2, "pad": 1}, {"dilate": 2, "groups": 2}])
+def test_array_and_graph_backward_agree_bit_for_bit(bias, kwargs):
+    # Plain backward runs the array path; double backprop runs the graph of (de)convolution nodes.
+    rng = numpy.random.RandomState(4)
+    x = rng.standard_normal((3, 4, 9, 8)).astype(numpy.float32)
+    W = rng.standard_normal((6, 4 // kwargs.get("groups", 1), 3, 3)).astype(numpy.float32)
+    b = rng.standard_normal(6).astype(numpy.float32) if bias else None
+    gy = rng.standard_normal(F.convolution_2d(x, W, **kwargs).shape).astype(numpy.float32)
+    grads = []
+    for double in (False, True):
+        vs = [kusari.Variable(a) for a in (x, W, b) if a is not None]
+        y = F.convolution_2d(*vs, **kwargs)
+        y.grad = gy
+        y.backward(enable_double_backprop=double)
+        grads.append([v.grad for v in vs])
+    for g_array, g_graph in zip(*grads):
+        assert g_array.dtype == numpy.float32
+        numpy.testing.assert_array_equal(g_array, g_graph)
+
+
+def test_no_data_gradient_for_an_input_without_grad(monkeypatch):
+    # LeNet's first layer: x is a plain array, so its gradient (a transposed convolution) is skipped.
+    from kusari.utils import conv
+
+    def fail(*args, **kwargs):
+        raise AssertionError("deconv_forward called for an input that needs no gradient")
+
+    monkeypatch.setattr(conv, "deconv_forward", fail)
+    rng = numpy.random.RandomState(0)
+    x = rng.standard_normal((2, 1, 6, 6)).astype(numpy.float32)
+    W = kusari.Variable(rng.standard_normal((3, 1, 3, 3)).astype(numpy.float32))
+    for double in (False, True):
+        W.cleargrad()
+        y = F.convolution_2d(x, W)
+        F.sum(y).backward(enable_double_backprop=double)
+        # d(sum y)/dW[o, 0, i, j] is the sum of the input window shifted by (i, j)
+        expected = numpy.array([[x[:, 0, i:i + 4, j:j + 4].sum() for j in range(3)] for i in range(3)])
+        for o in range(3):
+            numpy.testing.assert_allclose(W.grad[o, 0], expected, rtol=1e-5)

@@ -65,3 +65,10 @@ def test_bad_shapes_and_dtypes():
         F.linear(x.astype(numpy.int64), W)
     with pytest.raises(TypeError, match=r"linear: dtypes must match \(x.dtype=float64, W.dtype=float32\)"):
         F.linear(x.astype(numpy.float64), W)
+
+
+def test_bias_dtype_mismatch_is_named():
+    x, W = _xw((4, 3), (2, 3))
+    with pytest.raises(TypeError, match=r"linear: dtypes must match \(x.dtype=float32, W.dtype=float32, "
+                                        r"b.dtype=float64\)"):
+        F.linear(x, W, numpy.zeros(2, numpy.float64))

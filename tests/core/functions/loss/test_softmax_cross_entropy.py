@@ -57,6 +57,47 @@ class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
 
 
 @testing.parameterize(*testing.product({
+    "shape": [(4, 3), (3, 4, 2)],
+    "weighted": [False, True],
+    "reduce": ["mean", "no"],
+    "normalize": [True, False],
+}))
+class TestSoftmaxCrossEntropyNoIgnoredLabel(testing.FunctionTestCase):
+    """Every label valid (the unmasked path), with the default ignore_label=-1."""
+
+    def setup(self):
+        self.class_weight = (numpy.random.uniform(0.5, 2, self.shape[1]).astype(numpy.float32)
+                             if self.weighted else None)
+
+    def generate_inputs(self):
+        x = numpy.random.uniform(-3, 3, self.shape).astype(numpy.float32)
+        t = numpy.random.randint(0, self.shape[1], self.shape[:1] + self.shape[2:]).astype(numpy.int32)
+        t.flat[0] = self.shape[1] - 1   # the largest label, at the edge of the range check
+        return x, t
+
+    def forward(self, inputs, device):
+        x, t = inputs
+        return F.softmax_cross_entropy(x, t, normalize=self.normalize,
+                                       class_weight=self.class_weight, reduce=self.reduce),
+
+    def forward_expected(self, inputs):
+        x, t = inputs
+        loss = _reference(x, t, self.class_weight, -1, self.normalize, self.reduce)
+        return numpy.asarray(loss).astype(numpy.float32),
+
+
+def test_ignore_label_inside_class_range_is_masked():
+    x = numpy.array([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], numpy.float32)
+    t = numpy.array([0, 2], numpy.int32)
+    loss = F.softmax_cross_entropy(x, t, ignore_label=0)
+    expected = -special.log_softmax(x[1].astype(numpy.float64))[2]
+    numpy.testing.assert_allclose(loss.array, expected, rtol=1e-6)
+    xv = kusari.Variable(x)
+    F.softmax_cross_entropy(xv, t, ignore_label=0).backward()
+    numpy.testing.assert_array_equal(xv.grad[0], [0, 0, 0])
+
+
+@testing.parameterize(*testing.product({
     "shape": [(4, 3), (2, 3, 2)],
     "soft_target_loss": ["cross-entropy", "kl-divergence"],
     "reduce": ["mean", "no"],
