@@ -61,21 +61,40 @@ class Geometry:
         return enumerate(itertools.product(*(range(k) for k in self.ksize)))
 
     def scatter(self, like, values):
-        """Sum what ``values(flat)`` sends to each in-window position into an ``(n, c, *dims)`` array.
+        """Sum what ``values(flat, out)`` sends to each in-window position into an ``(n, c, *dims)`` array.
 
-        ``values(flat)`` gives an array shaped like ``like`` (n, c, *outs): what every window adds
-        to its element at flat in-window index ``flat``. One strided add per window position and
-        no window-sized temporaries; the adjoint of reading ``patches(x)[..., *offset]``.
+        ``values(flat, out)`` gives an array shaped like ``like`` (n, c, *outs): what every window
+        adds to its element at flat in-window index ``flat``; it may write it into ``out`` (a view
+        of that shape, or None) and return ``out``. One strided write per window position and no
+        window-sized temporaries; the adjoint of reading ``patches(x)[..., *offset]``.
         """
         xp = backend.get_array_module(like)
         padded_dims = tuple(p + d + h for p, d, h in zip(self.pad, self.dims, self._high_pad()))
-        out = xp.zeros(like.shape[:2] + padded_dims, like.dtype)
-        for flat, offset in self.taps():
-            target = (slice(None), slice(None)) + tuple(
-                slice(o, o + s * (n - 1) + 1, s) for o, s, n in zip(offset, self.stride, self.outs))
-            out[target] += values(flat)
-        crop = (slice(None), slice(None)) + tuple(slice(p, p + d) for p, d in zip(self.pad, self.dims))
+        lead = (slice(None), slice(None))
+        if self._tiles(padded_dims):
+            # Windows tile the padded input: each element is written once, so no zeros and no adds.
+            tiled = xp.empty(like.shape[:2] + sum(zip(self.outs, self.ksize), ()), like.dtype)
+            for flat, offset in self.taps():
+                target = tiled[lead + sum(((slice(None), o) for o in offset), ())]
+                value = values(flat, target)
+                if value is not target:
+                    target[...] = value
+            out = tiled.reshape(like.shape[:2] + padded_dims)
+        else:
+            out = xp.zeros(like.shape[:2] + padded_dims, like.dtype)
+            for flat, offset in self.taps():
+                target = lead + tuple(
+                    slice(o, o + s * (n - 1) + 1, s) for o, s, n in zip(offset, self.stride, self.outs))
+                out[target] += values(flat, None)
+        if padded_dims == self.dims:
+            return out
+        crop = lead + tuple(slice(p, p + d) for p, d in zip(self.pad, self.dims))
         return xp.ascontiguousarray(out[crop])
+
+    def _tiles(self, padded_dims):
+        """Whether the windows cover the padded input exactly once (stride == ksize, nothing left over)."""
+        return all(s == k and o * k == d
+                   for s, k, o, d in zip(self.stride, self.ksize, self.outs, padded_dims))
 
 
 def window_args(fname, x, nd, ksize, stride, pad):
@@ -128,7 +147,7 @@ def window_sum(x, geom, coeff=None):
 def window_spread(g, geom, coeff=None):
     if coeff is not None:
         g = g * coeff
-    return geom.scatter(g, lambda flat: g)
+    return geom.scatter(g, lambda flat, out: g)
 
 
 def window_gather(x, geom, indexes):
@@ -137,34 +156,51 @@ def window_gather(x, geom, indexes):
     return xp.take_along_axis(col, indexes[..., None], axis=-1)[..., 0]
 
 
-def window_scatter(g, geom, indexes):
+def select(mask, g, out=None):
+    """``where(mask, g, 0)`` bit for bit (into ``out`` if given), as a bitwise AND of ``g``'s bits.
+
+    ``where`` with a scalar is several times slower than this on NumPy; the AND keeps every bit of
+    the selected values (NaN, -0.0) and gives +0.0 elsewhere, exactly like ``where``.
+    """
     xp = backend.get_array_module(g)
-    zero = g.dtype.type(0)
-    return geom.scatter(g, lambda flat: xp.where(indexes == flat, g, zero))
+    bits = numpy.dtype(f"i{g.dtype.itemsize}")
+    keep = mask.astype(bits)
+    xp.negative(keep, out=keep)  # 0 or all ones
+    if out is None:
+        out = xp.empty(g.shape, g.dtype)
+    xp.bitwise_and(g.view(bits), keep, out=out.view(bits))
+    return out
+
+
+def window_scatter(g, geom, indexes):
+    return geom.scatter(g, lambda flat, out: select(indexes == flat, g, out))
 
 
 def window_max(x, geom):
     """Max over each window and the flat in-window index of the max (the first one on ties).
 
-    A running maximum over the window offsets, then a pass back over them for the index; each
-    offset is a strided view, so nothing window-sized is materialized. As with ``argmax``, a NaN
-    wins and its first position is the index. Padding never wins; a window lying entirely in the
-    padding gives 0 (its index points into the padding, so it passes no gradient).
+    A running maximum over the window offsets, then a pass over them counting, for each window,
+    the offsets before its first maximal one: that count is the index. Each offset is a strided
+    view, so nothing window-sized is materialized. As with ``argmax``, a NaN wins and its first
+    position is the index. Padding never wins; a window lying entirely in the padding gives 0 (its
+    index points into the padding, so it passes no gradient).
     """
     xp = backend.get_array_module(x)
     patches = geom.patches(x, pad_value=-numpy.inf)
-    views = [(flat, patches[(Ellipsis,) + offset]) for flat, offset in geom.taps()]
-    y = views[0][1].copy()
-    for _, v in views[1:]:
+    views = [patches[(Ellipsis,) + offset] for _, offset in geom.taps()]
+    y = views[0].copy()
+    for v in views[1:]:
         xp.maximum(y, v, out=y)
     has_nan = bool((y != y).any())
     indexes = xp.zeros(y.shape, numpy.intp)
-    hit = xp.empty(y.shape, bool)
-    for flat, v in reversed(views):  # later writes win: the first maximal offset is kept
-        xp.equal(v, y, out=hit)
+    not_found = xp.ones(y.shape, bool)
+    miss = xp.empty(y.shape, bool)
+    for v in views[:-1]:  # no offset is maximal before the last one: the index is the last offset
+        xp.not_equal(v, y, out=miss)
         if has_nan:
-            hit |= v != v
-        indexes[hit] = flat
+            miss &= v == v
+        not_found &= miss
+        indexes += not_found
     empty = geom.padding_only()
     if empty is not None:
         y[..., xp.asarray(empty)] = 0

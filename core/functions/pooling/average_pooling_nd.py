@@ -28,6 +28,9 @@ class AveragePoolingND(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return _window.WindowSpread(self._geom, self._coeff).apply(grad_outputs)
 
+    def _backward_arrays(self, indexes, grad_outputs):
+        return _window.window_spread(grad_outputs[0], self._geom, self._coeff),
+
 
 def _valid_counts(geom):
     """Number of non-padding elements in each window, shape ``outs`` (float64, on the host)."""

@@ -18,6 +18,9 @@ class MaxPoolingND(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return _window.WindowScatter(self._geom, self.indexes).apply(grad_outputs)
 
+    def _backward_arrays(self, indexes, grad_outputs):
+        return _window.window_scatter(grad_outputs[0], self._geom, self.indexes),
+
 
 def _max_pooling(fname, nd, x, ksize, stride, pad, cover_all, return_indices):
     func = MaxPoolingND(fname, nd, ksize, stride, pad, cover_all)

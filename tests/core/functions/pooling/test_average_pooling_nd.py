@@ -88,3 +88,17 @@ def test_wrong_ndim_rejected():
 def test_window_too_large_rejected():
     with pytest.raises(ValueError, match=r"average_pooling_1d: window ksize=\(5,\) .* does not fit"):
         F.average_pooling_1d(numpy.zeros((1, 1, 4), numpy.float32), 5)
+
+
+@pytest.mark.parametrize("pad_value", [0, None])
+def test_array_and_graph_backward_agree_bit_for_bit(pad_value):
+    x = numpy.random.RandomState(3).standard_normal((2, 3, 7, 5)).astype(numpy.float32)
+    grads = []
+    for double in (False, True):
+        xv = kusari.Variable(x)
+        y = F.average_pooling_nd(xv, 3, 2, 1, pad_value=pad_value)
+        y.grad = numpy.cos(numpy.arange(y.size, dtype=numpy.float32)).reshape(y.shape)
+        y.backward(enable_double_backprop=double)
+        grads.append(xv.grad)
+    assert grads[0].dtype == numpy.float32
+    numpy.testing.assert_array_equal(*grads)

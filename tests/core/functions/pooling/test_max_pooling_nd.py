@@ -141,3 +141,34 @@ def test_indexes_follow_argmax_on_ties_and_nan(ksize, stride, pad, with_nan):
         numpy.testing.assert_array_equal(indexes[:, :, i, j], flat.argmax(axis=-1))
         numpy.testing.assert_array_equal(y.array[:, :, i, j], flat.max(axis=-1))
     assert numpy.isnan(y.array).any() == with_nan
+
+
+@pytest.mark.parametrize("dims,ksize,pad", [((8, 8), 2, 0), ((7, 6), 2, 0), ((6, 6), 3, 1)])
+def test_backward_sends_gy_to_argmax_and_exact_zeros_elsewhere(dims, ksize, pad):
+    # Non-overlapping windows (stride == ksize), with and without cropped padding. gy holds NaN,
+    # inf and -0.0: each must reach only its argmax, bit for bit, and every other element is +0.0.
+    rng = numpy.random.RandomState(2)
+    x = rng.permutation(2 * 3 * dims[0] * dims[1]).reshape((2, 3) + dims).astype(numpy.float32)
+    xv = kusari.Variable(x)
+    y, indexes = F.max_pooling_2d(xv, ksize, pad=pad, return_indices=True)
+    gy = rng.standard_normal(y.shape).astype(numpy.float32)
+    gy[0, 0, 0, 0], gy[0, 1, 0, 0], gy[1, 2, 0, 0] = numpy.nan, numpy.inf, -0.0
+    y.grad = gy
+    y.backward()
+    expected = numpy.zeros_like(x)
+    for n, c, i, j in numpy.ndindex(*y.shape):
+        di, dj = divmod(int(indexes[n, c, i, j]), ksize)
+        expected[n, c, i * ksize + di - pad, j * ksize + dj - pad] = gy[n, c, i, j]
+    numpy.testing.assert_array_equal(xv.grad.view(numpy.int32), expected.view(numpy.int32))
+
+
+def test_array_and_graph_backward_agree_bit_for_bit():
+    x = numpy.random.RandomState(3).standard_normal((2, 3, 7, 5)).astype(numpy.float32)
+    grads = []
+    for double in (False, True):
+        xv = kusari.Variable(x)
+        y = F.max_pooling_2d(xv, 3, 2, 1)
+        y.grad = numpy.cos(numpy.arange(y.size, dtype=numpy.float32)).reshape(y.shape)
+        y.backward(enable_double_backprop=double)
+        grads.append(xv.grad)
+    numpy.testing.assert_array_equal(*grads)
