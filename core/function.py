@@ -4,7 +4,7 @@ Kept so that v1-style user code runs unchanged. Its backward is not differentiab
 ``FunctionNode`` when double backprop is needed.
 """
 from kusari import backend
-from kusari.function_node import FunctionNode, _is_gpu
+from kusari.function_node import ForwardDispatch, FunctionNode, _is_gpu
 from kusari.variable import Variable
 
 
@@ -45,7 +45,7 @@ class FunctionAdapter(FunctionNode):
                      for i in indexes)
 
 
-class Function:
+class Function(ForwardDispatch):
     """Old-style differentiable function; subclass and implement forward/backward on arrays.
 
     ``forward(inputs)`` and ``backward(inputs, grad_outputs)`` take and return tuples of arrays
@@ -54,10 +54,6 @@ class Function:
 
     _retain_in = None
     _retain_out = None
-
-    @property
-    def label(self) -> str:
-        return type(self).__name__
 
     @property
     def node(self):
@@ -75,17 +71,6 @@ class Function:
         self._node = FunctionAdapter(self)
         ret = self._node.apply(inputs)
         return ret[0] if len(ret) == 1 else ret
-
-    def forward(self, inputs):
-        if any(_is_gpu(x) for x in inputs):
-            return self.forward_gpu(inputs)
-        return self.forward_cpu(inputs)
-
-    def forward_cpu(self, inputs):
-        raise NotImplementedError(f"{self.label} implements neither forward nor forward_cpu")
-
-    def forward_gpu(self, inputs):
-        raise NotImplementedError(f"{self.label} implements neither forward nor forward_gpu")
 
     def backward(self, inputs, grad_outputs):
         if any(_is_gpu(x) for x in inputs if x is not None):

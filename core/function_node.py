@@ -13,7 +13,28 @@ from kusari.variable import Variable, _new_variable
 _trace_hook = None
 
 
-class FunctionNode:
+class ForwardDispatch:
+    """``forward`` that calls ``forward_cpu`` or ``forward_gpu`` by where the inputs live (Chainer's
+    split, shared by FunctionNode and the old-style Function)."""
+
+    @property
+    def label(self) -> str:
+        return type(self).__name__
+
+    def forward(self, inputs):
+        """Compute outputs from input arrays; dispatches to forward_cpu / forward_gpu by default."""
+        if any(_is_gpu(x) for x in inputs):
+            return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs):
+        raise NotImplementedError(f"{self.label} implements neither forward nor forward_cpu")
+
+    def forward_gpu(self, inputs):
+        raise NotImplementedError(f"{self.label} implements neither forward nor forward_gpu")
+
+
+class FunctionNode(ForwardDispatch):
     """Base of every differentiable op.
 
     Subclasses implement ``forward(inputs) -> tuple of arrays`` (or ``forward_cpu`` / ``forward_gpu``)
@@ -39,10 +60,6 @@ class FunctionNode:
         super().__init_subclass__(**kwargs)
         if "backward" in cls.__dict__ and "_backward_arrays" not in cls.__dict__:
             cls._backward_arrays = None
-
-    @property
-    def label(self) -> str:
-        return type(self).__name__
 
     def __repr__(self):
         return f"<{self.label}>"
@@ -117,18 +134,6 @@ class FunctionNode:
         if retain is not None:
             self._retained_output_data = tuple([outputs[i] for i in retain])
         return ret
-
-    def forward(self, inputs):
-        """Compute outputs from input arrays; dispatches to forward_cpu / forward_gpu by default."""
-        if any(_is_gpu(x) for x in inputs):
-            return self.forward_gpu(inputs)
-        return self.forward_cpu(inputs)
-
-    def forward_cpu(self, inputs):
-        raise NotImplementedError(f"{self.label} implements neither forward nor forward_cpu")
-
-    def forward_gpu(self, inputs):
-        raise NotImplementedError(f"{self.label} implements neither forward nor forward_gpu")
 
     def backward(self, target_input_indexes, grad_outputs):
         """Gradients (Variables or None) for the inputs listed in ``target_input_indexes``."""
