@@ -6,36 +6,7 @@ import kusari
 import kusari.functions as F
 import kusari.links as L
 from kusari import initializers
-from kusari.serializer import Deserializer, Serializer
-
-
-class DictSaver(Serializer):
-    def __init__(self, target, path=""):
-        self.target, self.path = target, path
-
-    def __getitem__(self, key):
-        return DictSaver(self.target, self.path + key + "/")
-
-    def __call__(self, key, value):
-        self.target[self.path + key] = None if value is None else numpy.array(value)
-        return value
-
-
-class DictLoader(Deserializer):
-    def __init__(self, source, path=""):
-        self.source, self.path = source, path
-
-    def __getitem__(self, key):
-        return DictLoader(self.source, self.path + key + "/")
-
-    def __call__(self, key, value):
-        stored = self.source[self.path + key]
-        if value is None:
-            return stored
-        if isinstance(value, numpy.ndarray):
-            value[...] = stored
-            return value
-        return type(value)(stored)
+from kusari.serializers import DictionarySerializer, NpzDeserializer
 
 
 class Leaf(kusari.Link):
@@ -215,16 +186,16 @@ def test_serialize_round_trip_through_dict():
     src.a.count = 3
     src.a.stat[...] = [4, 5]
     store = {}
-    DictSaver(store).save(src)
-    assert {"a/W", "a/u", "a/count", "a/stat", "b/W", "b/b", "p"} <= set(store)
-    assert store["a/u"] is None
+    DictionarySerializer(store).save(src)
+    assert {"a/W", "a/count", "a/stat", "b/W", "b/b", "p"} <= set(store)
+    assert "a/u" not in store  # an uninitialized parameter is not written
     dst = Tree()
-    DictLoader(store).load(dst)
+    NpzDeserializer(store).load(dst)
     numpy.testing.assert_array_equal(dst.b.W.array, src.b.W.array)
     numpy.testing.assert_array_equal(dst.a.stat, [4, 5])
     assert dst.a.count == 3
     lazy = L.Linear(2)
-    DictLoader({"W": numpy.ones((2, 5), numpy.float32), "b": numpy.zeros(2, numpy.float32)}).load(lazy)
+    NpzDeserializer({"W": numpy.ones((2, 5), numpy.float32), "b": numpy.zeros(2, numpy.float32)}).load(lazy)
     assert lazy.W.shape == (2, 5)
 
 

@@ -3,36 +3,7 @@ import pytest
 
 import kusari
 import kusari.links as L
-from kusari.serializer import Deserializer, Serializer
-
-
-class DictSaver(Serializer):
-    def __init__(self, target, path=""):
-        self.target, self.path = target, path
-
-    def __getitem__(self, key):
-        return DictSaver(self.target, self.path + key + "/")
-
-    def __call__(self, key, value):
-        self.target[self.path + key] = numpy.array(value) if value is not None else None
-        return value
-
-
-class DictLoader(Deserializer):
-    def __init__(self, source, path=""):
-        self.source, self.path = source, path
-
-    def __getitem__(self, key):
-        return DictLoader(self.source, self.path + key + "/")
-
-    def __call__(self, key, value):
-        stored = self.source[self.path + key]
-        if value is None:
-            return stored
-        if isinstance(value, numpy.ndarray):
-            value[...] = stored
-            return value
-        return type(value)(stored)
+from kusari.serializers import DictionarySerializer, NpzDeserializer
 
 
 def _x(shape=(6, 3, 2, 2), seed=0):
@@ -115,14 +86,14 @@ def test_serialization_round_trip():
     src(_x())
     src(_x(seed=1), finetune=True)
     store = {}
-    DictSaver(store).save(src)
+    DictionarySerializer(store).save(src)
     assert set(store) == {"gamma", "beta", "avg_mean", "avg_var", "N"}
     dst = L.BatchNormalization(3)
-    DictLoader(store).load(dst)
+    NpzDeserializer(store).load(dst)
     numpy.testing.assert_array_equal(dst.avg_mean, src.avg_mean)
     numpy.testing.assert_array_equal(dst.avg_var, src.avg_var)
     assert dst.N == 1
     lazy = L.BatchNormalization()
-    DictLoader(store).load(lazy)
+    NpzDeserializer(store).load(lazy)
     numpy.testing.assert_array_equal(lazy.avg_var, src.avg_var)
     numpy.testing.assert_array_equal(lazy.gamma.array, src.gamma.array)
