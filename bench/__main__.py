@@ -34,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="override a workload parameter, e.g. lstm_lm.bptt=10 (repeatable)")
     parser.add_argument("--timeout-s", type=float, default=3600.0, help="time limit of one worker process")
     parser.add_argument("--output", type=Path, help="write the Markdown report here")
+    parser.add_argument("--openblas-kernels", choices=("auto", "detected"), default="auto",
+                        help="auto (default): if OpenBLAS picks AVX2 kernels on an AVX-512 CPU, run the NumPy-based "
+                             "frameworks with OPENBLAS_CORETYPE=SkylakeX, as PyTorch uses AVX-512 there; "
+                             "detected: leave OpenBLAS's own choice")
     parser.add_argument("--list", action="store_true", help="list the workloads and their parameters, then exit")
     return parser
 
@@ -47,13 +51,14 @@ def parse_frameworks(text: str) -> list[str]:
     return names
 
 
-def settings_from(args: argparse.Namespace) -> runner.Settings:
+def settings_from(args: argparse.Namespace, environment: dict[str, str] | None = None) -> runner.Settings:
     """The run's settings: explicit options win, then the quick or full defaults."""
     defaults = QUICK if args.quick else FULL
     chosen = {key: getattr(args, key) if getattr(args, key) is not None else value for key, value in defaults.items()}
     if chosen["rounds"] < 1 or chosen["target_s"] <= 0 or chosen["warmup"] < 1:
         raise ValueError(f"bench: --rounds and --warmup must be >= 1 and --target-s > 0, got {chosen}")
-    return runner.Settings(timeout_s=args.timeout_s, overrides=tuple(args.set), **chosen)
+    return runner.Settings(timeout_s=args.timeout_s, overrides=tuple(args.set),
+                           environment=tuple(sorted((environment or {}).items())), **chosen)
 
 
 def output_path(args: argparse.Namespace, selected: list[str]) -> Path | None:
@@ -78,11 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         for name in selected:
             workloads.load(name)
         frameworks = parse_frameworks(args.frameworks)
-        settings = settings_from(args)
+        environment, kernels = {}, "OpenBLAS kernels as detected (--openblas-kernels detected)"
+        if args.openblas_kernels == "auto":
+            environment, kernels = machine.openblas_override(sys.executable)
+        settings = settings_from(args, environment)
         for name, params in parse_overrides(args.set).items():
             workloads.resolve_params(name, params)
     except ValueError as error:
         parser.error(str(error))
+    print(f"bench: {kernels}", file=sys.stderr)
     result = runner.run(selected, frameworks, settings, log=lambda line: print(line, file=sys.stderr, flush=True))
     print(report.table(result))
     for line in report.notes(result):
@@ -90,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     destination = output_path(args, selected)
     if destination is not None:
         command = "python -m bench" + "".join(f" {shlex.quote(arg)}" for arg in argv)
-        destination.write_text(report.markdown(result, machine.describe(), command))
+        description = {**machine.describe(), "BLAS kernels": kernels}
+        destination.write_text(report.markdown(result, description, command))
         print(f"wrote {destination}")
     return 0
 

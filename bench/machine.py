@@ -39,6 +39,45 @@ def commit() -> str:
     return head + ("+dirty" if _git("status", "--porcelain", "--untracked-files=no") else "")
 
 
+# What OpenBLAS's SkylakeX kernels need; CPUs with all of them run AVX-512 GEMMs.
+AVX512_FLAGS = ("avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl")
+_PROBE = "from bench.worker import openblas_core; import numpy; print(openblas_core())"
+
+
+def cpu_flags() -> set[str]:
+    return set((_proc_field("/proc/cpuinfo", "flags") or "").split())
+
+
+def detected_openblas_core(python: str) -> str:
+    """The kernels the OpenBLAS of ``python``'s NumPy picks by itself (no ``OPENBLAS_CORETYPE``)."""
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_CORETYPE"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
+    try:
+        done = subprocess.run([python, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def openblas_override(python: str) -> tuple[dict[str, str], str]:
+    """``OPENBLAS_CORETYPE=SkylakeX`` when this CPU has AVX-512 but OpenBLAS picks AVX2 kernels, and why.
+
+    OpenBLAS chooses its kernels from the CPU model; a model it does not know (here AMD family
+    0x1A, Zen 5) falls back to its AVX2 'Haswell' kernels although the CPU runs AVX-512, which
+    PyTorch's oneDNN and MKL use. Returns ``({}, reason)`` when nothing needs changing.
+    """
+    if "OPENBLAS_CORETYPE" in os.environ:
+        return {}, f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']} set by the caller"
+    detected = detected_openblas_core(python)
+    if not set(AVX512_FLAGS) <= cpu_flags():
+        return {}, f"OpenBLAS kernels as detected ({detected}); the CPU has no AVX-512"
+    if detected.lower() in ("haswell", "zen", "sandybridge", "excavator", "steamroller", "piledriver"):
+        return ({"OPENBLAS_CORETYPE": "SkylakeX"},
+                f"OpenBLAS detects {detected} (AVX2) on this AVX-512 CPU; NumPy-based workers run with "
+                f"OPENBLAS_CORETYPE=SkylakeX so that every framework uses AVX-512")
+    return {}, f"OpenBLAS kernels as detected ({detected})"
+
+
 def describe() -> dict[str, str]:
     """The machine's description, as label -> text."""
     return {

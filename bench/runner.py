@@ -22,6 +22,7 @@ class Settings:
     warmup: int = 3
     timeout_s: float = 3600.0
     overrides: tuple[str, ...] = ()
+    environment: tuple[tuple[str, str], ...] = ()  # extra variables for every worker, e.g. OPENBLAS_CORETYPE
 
 
 @dataclass
@@ -57,10 +58,11 @@ def round_order(frameworks: list[str], round_index: int) -> list[str]:
     return frameworks[shift:] + frameworks[:shift]
 
 
-def worker_environment() -> dict[str, str]:
-    """The worker's environment variables: one BLAS/OpenMP thread, and ``bench`` importable from the repo root."""
+def worker_environment(settings: Settings) -> dict[str, str]:
+    """The worker's environment variables: one BLAS/OpenMP thread, the settings' extras, ``bench`` importable."""
     env = dict(os.environ)
     env.update({name: "1" for name in THREAD_VARIABLES})
+    env.update(dict(settings.environment))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
     return env
 
@@ -80,8 +82,8 @@ def run_worker(python: str, framework: str, workloads: list[str], settings: Sett
         command = worker_command(python, framework, workloads, settings, out)
         try:
             # the worker reports on stderr and in ``out``; its stdout carries only the frameworks' own chatter
-            done = subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(), timeout=settings.timeout_s,
-                                  stdout=subprocess.DEVNULL)
+            done = subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(settings),
+                                  timeout=settings.timeout_s, stdout=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"the {framework} worker ran past {settings.timeout_s:.0f} s") from None
         if done.returncode != 0 or not os.path.exists(out):

@@ -33,9 +33,31 @@ def _numpy_blas(numpy) -> str:
         return "unknown"
 
 
+def openblas_core() -> str:
+    """The kernel family the loaded OpenBLAS runs ('Haswell', 'SkylakeX', ...), or 'unknown'.
+
+    OpenBLAS picks it from the CPU at load time (``OPENBLAS_CORETYPE`` overrides that); it decides
+    whether NumPy's GEMMs use AVX2 or AVX-512.
+    """
+    import ctypes
+    try:
+        with open("/proc/self/maps") as stream:
+            paths = sorted({line.split()[-1] for line in stream if "openblas" in line and "/" in line})
+    except OSError:
+        return "unknown"
+    for path in paths:
+        library = ctypes.CDLL(path)
+        for symbol in ("scipy_openblas_get_corename64_", "openblas_get_corename64_", "openblas_get_corename"):
+            routine = getattr(library, symbol, None)
+            if routine is not None:
+                routine.restype = ctypes.c_char_p
+                return routine().decode()
+    return "unknown"
+
+
 def _numpy_info() -> dict[str, str]:
     import numpy
-    return {"numpy": numpy.__version__, "blas": _numpy_blas(numpy)}
+    return {"numpy": numpy.__version__, "blas": _numpy_blas(numpy), "OpenBLAS kernels": openblas_core()}
 
 
 def prepare(framework: str) -> dict[str, str]:

@@ -8,6 +8,7 @@ Layouts are channels-first: images ``(N, C, d_1, ..., d_n)``, convolution filter
 import itertools
 
 from kusari import backend
+from kusari.utils import conv_shifted
 
 
 def get_conv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False, d: int = 1) -> int:
@@ -143,6 +144,9 @@ def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1):
     ``x``: (N, C, d...), ``W``: (C_out, C / groups, k...); ``cover_all`` a bool or one per axis.
     Returns (N, C_out, o...), contiguous.
     """
+    nd = x.ndim - 2
+    if conv_shifted.pays(x, W, as_tuple(stride, nd), groups, min(x.shape[1], W.shape[0])):
+        return conv_shifted.conv_forward(x, W, as_tuple(pad, nd), as_tuple(dilate, nd))
     xp = backend.get_array_module(x)
     mat, outs = _patches(x, W.shape[2:], stride, pad, cover_all, dilate, groups)
     w = W.reshape(groups, W.shape[0] // groups, mat.shape[2])
@@ -154,6 +158,9 @@ def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, group
 
     ``x``: (N, C, d...), ``gy``: (N, C_out, o...). Returns (C_out, C / groups, *ksize).
     """
+    nd = x.ndim - 2
+    if conv_shifted.pays(x, gy, as_tuple(stride, nd), groups, min(x.shape[1], gy.shape[1])):
+        return conv_shifted.conv_weight_grad(x, gy, tuple(ksize), as_tuple(pad, nd), as_tuple(dilate, nd))
     xp = backend.get_array_module(x)
     mat, _ = _patches(x, ksize, stride, pad, cover_all, dilate, groups)
     n, cout = gy.shape[:2]
@@ -227,13 +234,12 @@ def _deconv_by_flat_col2im(x, W, pad, outsize, dilate, groups):
         x = wide
     mat = _deconv_columns(x, W, groups)
     size = mat.shape[3]
-    steps = [_prod(full[a + 1:]) for a in range(nd)]  # element strides of the output grid
-    # The last tap's zero-filled tail reaches at most one row (steps[0]) past the image.
-    out = xp.zeros((n, mat.shape[1], (full[0] + 1) * steps[0]), x.dtype)
-    for flat, taps in enumerate(itertools.product(*(range(k) for k in ksize))):
-        start = sum(t * d * st for t, d, st in zip(taps, dilate, steps))
+    plane = _prod(full[1:])
+    # The last tap's zero-filled tail reaches at most one row (one plane of ``full``) past the image.
+    out = xp.zeros((n, mat.shape[1], (full[0] + 1) * plane), x.dtype)
+    for flat, start in enumerate(conv_shifted.tap_offsets(ksize, dilate, full)):
         out[:, :, start:start + size] += mat[:, :, flat]
-    img = out[:, :, :full[0] * steps[0]].reshape((n, mat.shape[1]) + full)
+    img = out[:, :, :full[0] * plane].reshape((n, mat.shape[1]) + full)
     crop = (slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(pad, outsize))
     return xp.ascontiguousarray(img[crop])
 
@@ -251,8 +257,12 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
     """
     nd = x.ndim - 2
     outsize = tuple(outsize)
-    if as_tuple(stride, nd) != (1,) * nd:
+    stride, pad, dilate = (as_tuple(v, nd) for v in (stride, pad, dilate))
+    if stride != (1,) * nd:
         return _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups)
+    implied = tuple(i + (k - 1) * d - 2 * p for i, k, d, p in zip(x.shape[2:], W.shape[2:], dilate, pad))
+    if outsize == implied and conv_shifted.pays(x, W, stride, groups, min(x.shape[1], W.shape[1])):
+        return conv_shifted.deconv_forward(x, W, pad, outsize, dilate)
     if x.shape[1] * _prod(outsize) <= W.shape[1] * groups * _prod(x.shape[2:]):
         return _deconv_as_conv(x, W, pad, outsize, dilate, groups)
     return _deconv_by_flat_col2im(x, W, pad, outsize, dilate, groups)

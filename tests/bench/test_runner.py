@@ -13,9 +13,10 @@ def test_round_order_rotates_so_each_framework_takes_each_position():
 
 def test_worker_environment_pins_one_thread_and_finds_bench(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", "/elsewhere")
-    env = runner.worker_environment()
+    env = runner.worker_environment(runner.Settings(environment=(("OPENBLAS_CORETYPE", "SkylakeX"),)))
     assert [env[name] for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")] == ["1"] * 3
     assert env["PYTHONPATH"].split(os.pathsep) == [str(REPO_ROOT), "/elsewhere"]
+    assert env["OPENBLAS_CORETYPE"] == "SkylakeX"
 
 
 def test_worker_command_passes_settings_and_overrides():

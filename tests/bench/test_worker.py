@@ -2,11 +2,12 @@ import json
 import subprocess
 import sys
 
+import numpy
 import pytest
 
 from bench import workloads, worker
 from bench.machine import REPO_ROOT
-from bench.runner import worker_environment
+from bench.runner import Settings, worker_environment
 
 
 def test_parse_overrides_groups_by_workload():
@@ -41,11 +42,20 @@ def test_numpy_blas_reads_numpy2_config():
     assert worker._numpy_blas(numpy).startswith(blas["name"])
 
 
+def test_openblas_core_names_the_kernels_of_numpys_openblas(monkeypatch):
+    # The worker's NumPy is loaded, so its OpenBLAS is in /proc/self/maps; its kernels have a name.
+    if "openblas" not in worker._numpy_blas(numpy).lower():
+        pytest.skip("NumPy does not use OpenBLAS here")
+    core = worker.openblas_core()
+    assert core != "unknown" and core.isidentifier()
+    assert "OpenBLAS kernels" in worker._numpy_info()
+
+
 def test_worker_process_writes_a_report(tmp_path):
     out = tmp_path / "report.json"
     command = [sys.executable, "-m", "bench.worker", "--framework", "kusari", "--workloads", "add_1elem",
                "--target-s", "0.01", "--warmup", "1", "--out", str(out)]
-    subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(), check=True, capture_output=True, timeout=120)
+    subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(Settings()), check=True, capture_output=True, timeout=120)
     report = json.loads(out.read_text())
     assert report["framework"] == "kusari"
     assert "OPENBLAS_NUM_THREADS=1" in report["info"]["threads"]

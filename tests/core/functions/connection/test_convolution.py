@@ -47,13 +47,16 @@ def convolution_reference(x, W, b, stride, pad, dilate, groups, cover_all=False)
         # stride 1 with an output larger than x: the x-gradient runs as a flipped-filter convolution
         {"nd": 2, "in_size": (3, 3), "ksize": (3, 3), "stride": 1, "pad": 2, "dilate": 1, "groups": 1,
          "cover_all": False},
+        # 16+ channels, stride 1, groups 1: the shifted-GEMM kernels (kusari.utils.conv_shifted)
+        {"nd": 2, "in_size": (4, 5), "ksize": (3, 2), "stride": 1, "pad": (1, 2), "dilate": (1, 2),
+         "groups": 1, "cover_all": False, "channels": (16, 17)},
     ],
     [{"nobias": False}, {"nobias": True}],
     [{"dtype": numpy.float32}, {"dtype": numpy.float64}],
 ]))
 class TestConvolutionND(testing.FunctionTestCase):
     def generate_inputs(self):
-        c, o = 4, 6
+        c, o = getattr(self, "channels", (4, 6))
         x = numpy.random.uniform(-1, 1, (2, c) + self.in_size).astype(self.dtype)
         W = numpy.random.uniform(-1, 1, (o, c // self.groups) + self.ksize).astype(self.dtype)
         if self.nobias:

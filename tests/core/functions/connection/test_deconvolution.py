@@ -48,13 +48,16 @@ def _default_outsize(ins, k, s, p, d):
          "dilate": (1, 1), "groups": 2, "outsize": None},
         {"nd": 2, "in_size": (4, 4), "ksize": (2, 3), "stride": (1, 1), "pad": (2, 0),
          "dilate": (1, 2), "groups": 1, "outsize": None},
+        # 16+ channels, stride 1, groups 1: the shifted-GEMM kernels (kusari.utils.conv_shifted)
+        {"nd": 2, "in_size": (3, 4), "ksize": (2, 3), "stride": (1, 1), "pad": (1, 1),
+         "dilate": (2, 1), "groups": 1, "outsize": None, "channels": (16, 17)},
     ],
     [{"nobias": False}, {"nobias": True}],
     [{"dtype": numpy.float32}, {"dtype": numpy.float64}],
 ]))
 class TestDeconvolutionND(testing.FunctionTestCase):
     def generate_inputs(self):
-        c, o = 4, 6
+        c, o = getattr(self, "channels", (4, 6))
         x = numpy.random.uniform(-1, 1, (2, c) + self.in_size).astype(self.dtype)
         W = numpy.random.uniform(-1, 1, (c, o // self.groups) + self.ksize).astype(self.dtype)
         if self.nobias:
