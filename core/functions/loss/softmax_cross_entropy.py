@@ -10,14 +10,23 @@ _SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
 
 
 def _label_index(xp, t):
-    """Index arrays picking element [n, t[n, ...], ...] of an array viewed as (N, C, R)."""
+    """Index arrays picking element [n, t[n, ...], ...] of an array seen through :func:`_by_class`.
+
+    For (N, C) inputs that is (arange(N), t), whose picks have t's shape; otherwise the array is
+    viewed as (N, C, R) and the picks have shape (N, R).
+    """
     n = t.shape[0]
+    if t.ndim == 1:
+        return xp.arange(n), t
     rest = utils.size_of_shape(t.shape[1:])
     return (xp.arange(n)[:, None], t.reshape(n, rest), xp.arange(rest)[None, :])
 
 
-def _as_3d(shape):
-    return (shape[0], shape[1], utils.size_of_shape(shape[2:]))
+def _by_class(a):
+    """``a`` (N, C, ...) as (N, C) when it has two axes, else as (N, C, R): what the label index reads."""
+    if a.ndim == 2:
+        return a
+    return a.reshape(a.shape[0], a.shape[1], utils.size_of_shape(a.shape[2:]))
 
 
 class _CachedSoftmax(Softmax):
@@ -115,7 +124,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             label = xp.where(valid, t, 0)
             weight = valid.astype(x.dtype)
         self._index = _label_index(xp, label)
-        log_p = log_y.reshape(_as_3d(x.shape))[self._index].reshape(t.shape)
+        log_p = _by_class(log_y)[self._index].reshape(t.shape)
         if self.class_weight is not None:
             weight *= xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
         loss = -log_p * weight
@@ -178,8 +187,8 @@ class SoftmaxCrossEntropy(FunctionNode):
 
 def _label_grad(y, g, index):
     gx = y * g.reshape(g.shape[:1] + (1,) + g.shape[1:])
-    n, c, rest = _as_3d(y.shape)
-    gx.reshape(n, c, rest)[index] -= g.reshape(n, rest)
+    picked = _by_class(gx)
+    picked[index] -= g.reshape(index[1].shape)
     return gx
 
 
@@ -205,7 +214,8 @@ class _LabelGrad(FunctionNode):
             if i == 0:
                 ret.append(ggx * reshape(g, g.shape[:1] + (1,) + g.shape[1:]))
             else:
-                picked = get_item(reshape(ggx, _as_3d(ggx.shape)), self._index)
+                by_class = ggx if ggx.ndim == 2 else reshape(ggx, _by_class(ggx.array).shape)
+                picked = get_item(by_class, self._index)
                 ret.append(_sum(ggx * y, axis=1) - reshape(picked, g.shape))
         return tuple(ret)
 
