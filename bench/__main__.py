@@ -34,10 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="override a workload parameter, e.g. lstm_lm.bptt=10 (repeatable)")
     parser.add_argument("--timeout-s", type=float, default=3600.0, help="time limit of one worker process")
     parser.add_argument("--output", type=Path, help="write the Markdown report here")
-    parser.add_argument("--openblas-kernels", choices=("auto", "detected"), default="auto",
-                        help="auto (default): if OpenBLAS picks AVX2 kernels on an AVX-512 CPU, run the NumPy-based "
-                             "frameworks with OPENBLAS_CORETYPE=SkylakeX, as PyTorch uses AVX-512 there; "
-                             "detected: leave OpenBLAS's own choice")
+    parser.add_argument("--openblas-kernels", choices=("auto", "inherit"), default="auto",
+                        help="auto (default): if OpenBLAS would run AVX2 kernels on an AVX-512 CPU, run the "
+                             "NumPy-based frameworks with OPENBLAS_CORETYPE=SkylakeX, as PyTorch uses AVX-512 "
+                             "there; inherit: keep the environment's (or OpenBLAS's own) choice")
     parser.add_argument("--list", action="store_true", help="list the workloads and their parameters, then exit")
     return parser
 
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in selected:
             workloads.load(name)
         frameworks = parse_frameworks(args.frameworks)
-        environment, kernels = {}, "OpenBLAS kernels as detected (--openblas-kernels detected)"
+        environment, kernels = {}, "OpenBLAS kernels as the environment has them (--openblas-kernels inherit)"
         if args.openblas_kernels == "auto":
             environment, kernels = machine.openblas_override(sys.executable)
         settings = settings_from(args, environment)

@@ -48,9 +48,9 @@ def cpu_flags() -> set[str]:
     return set((_proc_field("/proc/cpuinfo", "flags") or "").split())
 
 
-def detected_openblas_core(python: str) -> str:
-    """The kernels the OpenBLAS of ``python``'s NumPy picks by itself (no ``OPENBLAS_CORETYPE``)."""
-    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_CORETYPE"}
+def effective_openblas_core(python: str) -> str:
+    """The kernels the OpenBLAS of ``python``'s NumPy runs in this environment ('Haswell', 'SkylakeX', ...)."""
+    env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
     try:
         done = subprocess.run([python, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=120)
@@ -60,22 +60,24 @@ def detected_openblas_core(python: str) -> str:
 
 
 def openblas_override(python: str) -> tuple[dict[str, str], str]:
-    """``OPENBLAS_CORETYPE=SkylakeX`` when this CPU has AVX-512 but OpenBLAS picks AVX2 kernels, and why.
+    """``OPENBLAS_CORETYPE=SkylakeX`` when this CPU has AVX-512 but OpenBLAS would run AVX2 kernels, and why.
 
-    OpenBLAS chooses its kernels from the CPU model; a model it does not know (here AMD family
-    0x1A, Zen 5) falls back to its AVX2 'Haswell' kernels although the CPU runs AVX-512, which
-    PyTorch's oneDNN and MKL use. Returns ``({}, reason)`` when nothing needs changing.
+    OpenBLAS runs the kernels ``OPENBLAS_CORETYPE`` names, else the ones it picks from the CPU
+    model. Either can leave an AVX-512 CPU on AVX2 kernels (an environment pinned to 'Haswell',
+    or an OpenBLAS too old to know the model), while PyTorch's oneDNN and MKL use AVX-512 there.
+    Returns ``({}, reason)`` when nothing needs changing.
     """
-    if "OPENBLAS_CORETYPE" in os.environ:
-        return {}, f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']} set by the caller"
-    detected = detected_openblas_core(python)
+    pinned = os.environ.get("OPENBLAS_CORETYPE")
+    current = effective_openblas_core(python)
+    source = f"OPENBLAS_CORETYPE={pinned} in the environment" if pinned else "OpenBLAS's own choice"
     if not set(AVX512_FLAGS) <= cpu_flags():
-        return {}, f"OpenBLAS kernels as detected ({detected}); the CPU has no AVX-512"
-    if detected.lower() in ("haswell", "zen", "sandybridge", "excavator", "steamroller", "piledriver"):
+        return {}, f"OpenBLAS kernels {current} ({source}); the CPU has no AVX-512"
+    if current.lower() in ("haswell", "zen", "sandybridge", "excavator", "steamroller", "piledriver",
+                           "barcelona", "nehalem", "prescott", "core2"):
         return ({"OPENBLAS_CORETYPE": "SkylakeX"},
-                f"OpenBLAS detects {detected} (AVX2) on this AVX-512 CPU; NumPy-based workers run with "
-                f"OPENBLAS_CORETYPE=SkylakeX so that every framework uses AVX-512")
-    return {}, f"OpenBLAS kernels as detected ({detected})"
+                f"OpenBLAS would run {current} kernels ({source}) on this AVX-512 CPU; NumPy-based workers "
+                f"run with OPENBLAS_CORETYPE=SkylakeX so that every framework uses AVX-512")
+    return {}, f"OpenBLAS kernels {current} ({source})"
 
 
 def describe() -> dict[str, str]:

@@ -1,3 +1,4 @@
+import platform
 import sys
 
 import pytest
@@ -19,28 +20,24 @@ def test_describe_names_cpu_cores_date_and_commit():
     assert described["logical cores"].isdigit()
 
 
-@pytest.mark.parametrize("flags,detected,expected", [
+@pytest.mark.parametrize("flags,current,expected", [
     (set(machine.AVX512_FLAGS) | {"fma"}, "Haswell", {"OPENBLAS_CORETYPE": "SkylakeX"}),
-    (set(machine.AVX512_FLAGS), "Zen", {"OPENBLAS_CORETYPE": "SkylakeX"}),
+    (set(machine.AVX512_FLAGS), "Barcelona", {"OPENBLAS_CORETYPE": "SkylakeX"}),  # an old OpenBLAS
     (set(machine.AVX512_FLAGS), "SkylakeX", {}),  # already AVX-512
     (set(machine.AVX512_FLAGS), "SapphireRapids", {}),  # a newer AVX-512 family: never downgraded
     ({"avx2", "fma"}, "Haswell", {}),  # no AVX-512 to gain
 ])
-def test_openblas_override_only_fixes_avx2_kernels_on_avx512_cpus(monkeypatch, flags, detected, expected):
-    monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
+def test_openblas_override_only_replaces_avx2_kernels_on_avx512_cpus(monkeypatch, flags, current, expected):
+    monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
     monkeypatch.setattr(machine, "cpu_flags", lambda: flags)
-    monkeypatch.setattr(machine, "detected_openblas_core", lambda python: detected)
+    monkeypatch.setattr(machine, "effective_openblas_core", lambda python: current)
     environment, reason = machine.openblas_override("python")
     assert environment == expected
-    assert detected in reason
+    assert current in reason and "OPENBLAS_CORETYPE=Haswell in the environment" in reason
 
 
-def test_openblas_override_leaves_a_callers_choice(monkeypatch):
-    monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
-    assert machine.openblas_override("python") == ({}, "OPENBLAS_CORETYPE=Haswell set by the caller")
-
-
-def test_detected_openblas_core_probes_without_the_override(monkeypatch):
-    monkeypatch.setenv("OPENBLAS_CORETYPE", "Prescott")  # would be reported if it leaked into the probe
-    core = machine.detected_openblas_core(sys.executable)
-    assert core != "Prescott" and core
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86-64 OpenBLAS kernel names")
+def test_effective_openblas_core_sees_the_environment(monkeypatch):
+    for kernels in ("Haswell", "SkylakeX"):  # x86-64 families every DYNAMIC_ARCH OpenBLAS carries
+        monkeypatch.setenv("OPENBLAS_CORETYPE", kernels)
+        assert machine.effective_openblas_core(sys.executable) == kernels

@@ -55,7 +55,8 @@ def test_worker_process_writes_a_report(tmp_path):
     out = tmp_path / "report.json"
     command = [sys.executable, "-m", "bench.worker", "--framework", "kusari", "--workloads", "add_1elem",
                "--target-s", "0.01", "--warmup", "1", "--out", str(out)]
-    subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(Settings()), check=True, capture_output=True, timeout=120)
+    subprocess.run(command, cwd=REPO_ROOT, env=worker_environment(Settings()), check=True, capture_output=True,
+                   timeout=120)
     report = json.loads(out.read_text())
     assert report["framework"] == "kusari"
     assert "OPENBLAS_NUM_THREADS=1" in report["info"]["threads"]
