@@ -21,6 +21,15 @@ from kusari.utils import blas
 
 # Below this many input or output channels a tap's GEMM is too thin to beat one im2col GEMM.
 MIN_CHANNELS = 16
+# Grid columns per block: the taps' GEMMs of one block reuse the same input and output columns,
+# so the block's operands should stay in the core's L2 cache between them.
+BLOCK_BYTES = 1 << 19
+
+
+def _blocks(length, rows, itemsize):
+    """``(start, stop)`` column ranges of at most ``BLOCK_BYTES`` of ``rows`` rows each, covering ``length``."""
+    width = max(256, BLOCK_BYTES // (rows * itemsize))
+    return [(start, min(start + width, length)) for start in range(0, length, width)]
 
 
 def _prod(values) -> int:
@@ -101,8 +110,9 @@ def conv_forward(x, W, pad, dilate):
     taps = numpy.ascontiguousarray(W.reshape(cout, W.shape[1], -1, ksize[-1]).transpose(2, 0, 1, 3))
     taps = taps.reshape(len(offsets), cout, -1)  # (outer taps, C_out, C * k_last), rows' order
     y = numpy.empty((cout, length), x.dtype)
-    for t, offset in enumerate(offsets):
-        blas.gemm(taps[t], rows[:, offset:offset + length], y, beta=1.0 if t else 0.0)
+    for start, stop in _blocks(length, rows.shape[0] + cout, x.itemsize):
+        for t, offset in enumerate(offsets):
+            blas.gemm(taps[t], rows[:, offset + start:offset + stop], y[:, start:stop], beta=1.0 if t else 0.0)
     outs = tuple(g - (k - 1) * d for g, k, d in zip(grid, ksize, dilate))
     return _from_grid(y, n, grid, (0,) * len(grid), outs)
 
@@ -116,8 +126,9 @@ def conv_weight_grad(x, gy, ksize, pad, dilate):
     rows, offsets = _row_patches(x, pad, grid, ksize, dilate)
     g = _to_grid(gy, (0,) * len(grid), grid, 0)  # zero outside the valid outputs, so border rows add nothing
     gw = numpy.empty((len(offsets), cout, rows.shape[0]), x.dtype)
-    for t, offset in enumerate(offsets):
-        blas.gemm(g, rows[:, offset:offset + length].T, gw[t])
+    for b, (start, stop) in enumerate(_blocks(length, rows.shape[0] + cout, x.itemsize)):
+        for t, offset in enumerate(offsets):
+            blas.gemm(g[:, start:stop], rows[:, offset + start:offset + stop].T, gw[t], beta=1.0 if b else 0.0)
     gw = gw.reshape((len(offsets), cout, c, ksize[-1])).transpose(1, 2, 0, 3)
     return numpy.ascontiguousarray(gw).reshape((cout, c) + tuple(ksize))
 
@@ -135,6 +146,7 @@ def deconv_forward(x, W, pad, outsize, dilate):
     g = _to_grid(x, (0,) * len(grid), grid, 0)
     taps = _taps(W, "ba")
     out = numpy.zeros((W.shape[1], length + offsets[-1]), x.dtype)
-    for t, offset in enumerate(offsets):
-        blas.gemm(taps[t], g, out[:, offset:offset + length], beta=1.0)
+    for start, stop in _blocks(length, x.shape[1] + W.shape[1], x.itemsize):
+        for t, offset in enumerate(offsets):
+            blas.gemm(taps[t], g[:, start:stop], out[:, offset + start:offset + stop], beta=1.0)
     return _from_grid(out, n, grid, pad, outsize)

@@ -22,7 +22,9 @@ def _im2col_path(monkeypatch):
 
 @pytest.mark.parametrize("ins,ksize,pad,dilate", _CASES)
 @pytest.mark.parametrize("dtype,rtol", [(numpy.float64, 1e-12), (numpy.float32, 2e-5)])
-def test_shifted_kernels_match_im2col(monkeypatch, ins, ksize, pad, dilate, dtype, rtol):
+@pytest.mark.parametrize("block_bytes", [conv_shifted.BLOCK_BYTES, 1])  # 1: blocks of 256 grid columns
+def test_shifted_kernels_match_im2col(monkeypatch, ins, ksize, pad, dilate, dtype, rtol, block_bytes):
+    monkeypatch.setattr(conv_shifted, "BLOCK_BYTES", block_bytes)
     rng = numpy.random.default_rng(0)
     x = rng.standard_normal((3, 16) + ins).astype(dtype)
     W = rng.standard_normal((17, 16) + ksize).astype(dtype)
@@ -39,6 +41,11 @@ def test_shifted_kernels_match_im2col(monkeypatch, ins, ksize, pad, dilate, dtyp
         assert got.dtype == dtype and got.shape == want.shape and got.flags.c_contiguous
         scale = numpy.abs(want).max()
         numpy.testing.assert_allclose(got / scale, want / scale, rtol=0, atol=rtol)
+
+
+def test_blocks_cover_the_grid_in_order():
+    assert conv_shifted._blocks(600, 4, 4) == [(0, 600)]
+    assert conv_shifted._blocks(600, 10 ** 9, 4) == [(0, 256), (256, 512), (512, 600)]
 
 
 def test_tap_offsets_walk_the_flat_grid():
