@@ -298,6 +298,11 @@ class _StaticGraphNode(FunctionNode):
         raise RuntimeError("_StaticGraphNode is created by a replay and never applied")
 
     def backward(self, target_input_indexes, grad_outputs):
+        gxs = self._schedule.backward(self._generation, tuple([None if g is None else g._data
+                                                              for g in grad_outputs]))
+        return tuple([None if g is None else _new_variable(g, False) for g in gxs])
+
+    def _backward_arrays(self, target_input_indexes, grad_outputs):
         return self._schedule.backward(self._generation, grad_outputs)
 
 
@@ -423,6 +428,7 @@ class _Schedule:
         return plan
 
     def backward(self, generation, grad_outputs):
+        """Gradient arrays of the leaves (in ``leaf_sources`` order) from the outputs' gradient arrays."""
         if config.enable_backprop:
             raise NotImplementedError(
                 f"static_graph({self.name}): double backprop through a replayed static graph is not "
@@ -439,7 +445,7 @@ class _Schedule:
         grads = [None] * self.n_slots
         for k, g in zip(self.out_slots, grad_outputs):
             if g is not None:
-                grads[k] = g._data
+                grads[k] = g
         leaf_grads = [None] * len(self.leaf_sources)
         for backward_arrays, node, indexes, out_slots, targets in plan:
             if len(out_slots) == 1:
@@ -467,7 +473,7 @@ class _Schedule:
                 else:
                     old = leaf_grads[~t]
                     leaf_grads[~t] = gx if old is None else utils.force_array(old + gx)
-        return tuple([None if g is None else _new_variable(g, False) for g in leaf_grads])
+        return tuple(leaf_grads)
 
 
 def _variable_backward(node, indexes, gys):
