@@ -4,18 +4,26 @@ A subclass sets ``dtype`` (usually through ``@parameterize``) and implements
 ``generate_inputs() -> tuple of arrays``, ``forward(inputs, device) -> tuple of Variables`` and
 ``forward_expected(inputs) -> tuple of arrays`` (an independent NumPy reference).
 Set ``skip_double_backward_test = True`` only where the math is not twice differentiable.
+
+Each check runs on NumPy and, under the ``gpu`` marker, on CuPy's first GPU: inputs are generated
+on the host and sent to the device, references stay NumPy. Without CuPy or a GPU, the GPU
+variants skip (see ``tests/conftest.py``).
 """
 import numpy
+import pytest
 
 from kusari import backend, gradient_check
 from kusari.testing.array import assert_allclose, tolerance
 from kusari.variable import Variable
 
 
+_ON_EACH_DEVICE = pytest.mark.parametrize(
+    "device_name", ["@numpy", pytest.param("@cupy:0", marks=pytest.mark.gpu, id="@cupy:0")])
+
+
 class FunctionTestCase:
     __test__ = False
     dtype = numpy.float32
-    device = "@numpy"
     skip_forward_test = False
     skip_backward_test = False
     skip_double_backward_test = False
@@ -50,9 +58,6 @@ class FunctionTestCase:
                      if x.dtype.kind == "f" else None for x in inputs_template)
 
     # machinery ----------------------------------------------------------------
-    def _device(self):
-        return backend.get_device(self.device)
-
     def _inputs(self):
         inputs = self.generate_inputs()
         if not isinstance(inputs, tuple):
@@ -78,12 +83,13 @@ class FunctionTestCase:
             return ys
         return f
 
-    def test_forward(self):
+    @_ON_EACH_DEVICE
+    def test_forward(self, device_name):
         if self.skip_forward_test:
             return
         inputs = self._inputs()
         expected = self.forward_expected(tuple(x.copy() for x in inputs))
-        device = self._device()
+        device = backend.get_device(device_name)
         xs = tuple(Variable(device.send(x)) for x in inputs)
         ys = self.forward(xs, device)
         assert isinstance(ys, tuple), "forward must return a tuple of Variables"
@@ -97,10 +103,11 @@ class FunctionTestCase:
                 assert y.dtype != numpy.float64, f"output {i} was upcast from float32 to float64"
             assert_allclose(y.array, e, **opts)
 
-    def test_backward(self):
+    @_ON_EACH_DEVICE
+    def test_backward(self, device_name):
         if self.skip_backward_test:
             return
-        device = self._device()
+        device = backend.get_device(device_name)
         inputs = tuple(device.send(x) for x in self._inputs())
         with _template_mode():
             template = self._forward_fn(device)(*[Variable(x) for x in inputs])
@@ -109,10 +116,11 @@ class FunctionTestCase:
         gradient_check.check_backward(self._forward_fn(device), inputs, gys,
                                       **self._options("backward"))
 
-    def test_double_backward(self):
+    @_ON_EACH_DEVICE
+    def test_double_backward(self, device_name):
         if self.skip_double_backward_test or self.skip_backward_test:
             return
-        device = self._device()
+        device = backend.get_device(device_name)
         inputs = tuple(device.send(x) for x in self._inputs())
         with _template_mode():
             template = self._forward_fn(device)(*[Variable(x) for x in inputs])
