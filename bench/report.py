@@ -30,6 +30,20 @@ def format_ratio(numerator: float | None, denominator: float | None) -> str:
     return f"{numerator / denominator:.2f}"
 
 
+def paired_ratio(reference: list[float] | None, peer: list[float] | None) -> float | None:
+    """The median over rounds of ``reference / peer`` taken within each round.
+
+    The frameworks of one round run back to back, so pairing them cancels the machine's slow
+    drifts that a ratio of separate medians keeps. When the rounds do not pair up (a worker
+    failed in some round), the ratio of the medians.
+    """
+    if not reference or not peer:
+        return None
+    if len(reference) == len(peer):
+        return statistics.median(r / p for r, p in zip(reference, peer))
+    return statistics.median(reference) / statistics.median(peer)
+
+
 def table(result: RunResult) -> str:
     """A Markdown table: one row per workload, median µs per framework, then kusari's ratio to each peer."""
     found = medians(result)
@@ -41,7 +55,9 @@ def table(result: RunResult) -> str:
         row = found.get(name, {})
         cells = [workloads.load(name).DESCRIPTION, *(format_us(row.get(f)) for f in result.frameworks)]
         if ratios:
-            cells += [format_ratio(row.get(REFERENCE), row.get(peer)) for peer in peers]
+            per_framework = result.samples.get(name, {})
+            cells += [format_ratio(paired_ratio(per_framework.get(REFERENCE), per_framework.get(peer)), 1.0)
+                      for peer in peers]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -74,7 +90,8 @@ def markdown(result: RunResult, machine: dict[str, str], command: str) -> str:
         f"Written by `{command}`. Median µs per step (per op on the per-op row): each of {settings.rounds} "
         "round(s) runs every framework once, in its own process with one thread (OMP/OpenBLAS/MKL_NUM_THREADS=1, "
         "`torch.set_num_threads(1)`), in an order rotated each round; a measurement warms up, then times batches of "
-        f"steps for about {settings.target_s:g} s and keeps the median; the table shows the median over rounds. "
+        f"steps for about {settings.target_s:g} s and keeps the median; the table shows the median over rounds, and "
+        "each ratio is the median over rounds of that round's ratio. "
         "Lower is better; a ratio below 1 means kusari is faster.", "",
         "## Machine", "", *(f"- {label}: {text}" for label, text in machine.items()), "",
         "## Frameworks", "", "| framework | versions and BLAS | threads |", "|---|---|---|",

@@ -84,10 +84,15 @@ def force_backprop_mode():
     return using_config("enable_backprop", True)
 
 
-def get_dtype(dtype=None):
-    """The dtype to create float arrays with: ``dtype`` if given, else ``config.dtype`` (mixed16 -> float16)."""
+def get_dtype(dtype=None, map_mixed16=None):
+    """The dtype to create float arrays with: ``dtype`` if given, else ``config.dtype``.
+
+    'mixed16' means float16, or ``map_mixed16`` when given: layers whose parameters must stay
+    precise under mixed precision (batch normalization's scale, shift and statistics) pass
+    ``map_mixed16=numpy.float32``.
+    """
     if dtype is None:
         dtype = config.dtype
     if isinstance(dtype, str) and dtype == "mixed16":
-        return numpy.dtype(numpy.float16)
+        return numpy.dtype(numpy.float16 if map_mixed16 is None else map_mixed16)
     return numpy.dtype(dtype)

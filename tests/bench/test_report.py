@@ -22,6 +22,13 @@ def test_number_formats():
     assert report.format_ratio(None, 2.0) == report.format_ratio(1.0, 0.0) == "—"
 
 
+def test_ratios_pair_the_frameworks_of_each_round():
+    # Round medians drift together: pairing within rounds sees a ratio of 1, separate medians 10.
+    assert report.paired_ratio([1.0, 10.0, 10.0], [1.0, 10.0, 1.0]) == 1.0
+    assert report.paired_ratio([4.0, 3.0, 100.0], [12.0]) == 4.0 / 12.0  # rounds do not pair: medians
+    assert report.paired_ratio([], [1.0]) is None and report.paired_ratio([1.0], None) is None
+
+
 def test_table_has_times_and_ratios_and_dashes_for_failures():
     lines = report.table(make_result()).splitlines()
     assert lines[0] == "| workload | kusari µs | torch µs | chainer µs | kusari/torch | kusari/chainer |"

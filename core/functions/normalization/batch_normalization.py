@@ -1,19 +1,39 @@
 """batch_normalization and fixed_batch_normalization: normalize by batch or by given channel statistics."""
 import warnings
 
+import numpy
+
 from kusari import utils
 from kusari.function_node import FunctionNode
 from kusari.functions.normalization._standardize import Standardize
 from kusari.variable import as_array
 
 
+def is_mixed16(x, gamma) -> bool:
+    """Whether ``x`` is float16 with float32 ``gamma``: mixed precision, computed in float32."""
+    return x.dtype == numpy.float16 and gamma.dtype == numpy.float32
+
+
+def run_mixed16(x, gamma, compute):
+    """``compute(x)``; under mixed16 (see :func:`is_mixed16`) on x cast to float32, the result cast back."""
+    if not is_mixed16(x, gamma):
+        return compute(x)
+    from kusari.functions.array.cast import cast
+    return cast(compute(cast(x, numpy.float32)), numpy.float16)
+
+
 def _norm_axes(fname, x, gamma, beta, axis):
     """The reduced axes and the shape that broadcasts a ``gamma``-shaped array against ``x``.
 
     ``axis=None`` reduces axis 0 and every axis after the ones ``gamma`` covers (Chainer's rule).
+    ``x`` has gamma's dtype, or is float16 with float32 parameters (mixed16).
     """
     utils.check_float(fname, "x", x)
-    utils.check_same_dtype(fname, x=x, gamma=gamma, beta=beta)
+    utils.check_float(fname, "gamma", gamma)
+    utils.check_same_dtype(fname, gamma=gamma, beta=beta)
+    if x.dtype != gamma.dtype and not is_mixed16(x, gamma):
+        raise TypeError(f"{fname}: x.dtype={x.dtype} must equal gamma.dtype={gamma.dtype}, or be float16 "
+                        f"with float32 parameters (mixed16)")
     if gamma.shape != beta.shape:
         raise ValueError(f"{fname}: gamma.shape={gamma.shape} does not match beta.shape={beta.shape}")
     if axis is None:
@@ -92,7 +112,8 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
                         axis=None):
     """Batch normalization: ``gamma * (x - mean) / sqrt(var + eps) + beta`` with batch statistics.
 
-    x: (N, *channel_shape, ...); gamma, beta: channel_shape. The statistics are taken over axis 0
+    x: (N, *channel_shape, ...); gamma, beta: channel_shape, of x's dtype, or float32 with a float16 x
+    (mixed16: computed in float32, returned in float16). The statistics are taken over axis 0
     and the axes after the channel axes, or over ``axis`` (int or tuple) when given, in which case the
     remaining axes of x must match gamma.shape. When ``running_mean`` / ``running_var`` (arrays of
     gamma's shape) are given they are updated in place: ``r = decay * r + (1 - decay) * stat``, the
@@ -102,9 +123,12 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     fname = "batch_normalization"
     axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
-    x_hat, _ = _standardize_batch(fname, x, axes, eps, running_mean, running_var, decay)
     from kusari.functions.array.reshape import reshape
-    return x_hat * reshape(gamma, expanded) + reshape(beta, expanded)
+
+    def compute(x):
+        x_hat, _ = _standardize_batch(fname, x, axes, eps, running_mean, running_var, decay)
+        return x_hat * reshape(gamma, expanded) + reshape(beta, expanded)
+    return run_mixed16(x, gamma, compute)
 
 
 class FixedBatchNormalization(FunctionNode):
@@ -150,15 +174,16 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
     """Batch normalization with given statistics: ``gamma * (x - mean) / sqrt(var + eps) + beta``.
 
     x: (N, *channel_shape, ...); gamma, beta, mean, var: channel_shape (see
-    ``batch_normalization`` for ``axis``). All five inputs are differentiable.
+    ``batch_normalization`` for ``axis`` and for float16 x with float32 parameters). All five
+    inputs are differentiable.
     Returns a Variable of x's shape.
     """
     fname = "fixed_batch_normalization"
     axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
-    utils.check_same_dtype(fname, x=x, mean=mean, var=var)
+    utils.check_same_dtype(fname, gamma=gamma, mean=mean, var=var)
     if mean.shape != gamma.shape or var.shape != gamma.shape:
         raise ValueError(f"{fname}: mean.shape={mean.shape} and var.shape={var.shape} must both "
                          f"equal gamma.shape={gamma.shape}")
-    return FixedBatchNormalization(axes, expanded, eps).apply(
-        (x, gamma, beta, mean, var))[0]
+    return run_mixed16(x, gamma, lambda x: FixedBatchNormalization(axes, expanded, eps).apply(
+        (x, gamma, beta, mean, var))[0])
 

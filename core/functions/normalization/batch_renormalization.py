@@ -3,7 +3,7 @@ import warnings
 
 from kusari import backend, utils
 from kusari.functions.normalization.batch_normalization import (
-    _check_running, _norm_axes, _standardize_batch, _update_running, fixed_batch_normalization)
+    _check_running, _norm_axes, _standardize_batch, _update_running, fixed_batch_normalization, run_mixed16)
 from kusari.variable import as_variable
 
 
@@ -24,22 +24,23 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
         raise TypeError(f"{fname}: running_mean and running_var are required (arrays of gamma's shape)")
     axes, expanded = _norm_axes(fname, x, gamma, beta, None)
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
-    x_hat, node = _standardize_batch(fname, x, axes, eps)
-    mean = node.mean.reshape(gamma.shape)
-    var = node.var.reshape(gamma.shape)
-    xp = backend.get_array_module(x_hat.array)
-    dtype = x_hat.dtype
-    running_sigma = xp.sqrt(running_var + float(eps)).astype(dtype, copy=False)
-    rmax = float(rmax)
-    dmax = float(dmax)
-    r = xp.clip(xp.sqrt(var + float(eps)) / running_sigma, 1.0 / rmax, rmax)
-    d = xp.clip((mean - running_mean.astype(dtype, copy=False)) / running_sigma, -dmax, dmax)
-    if update_statistics:
-        m = x.size // max(utils.size_of_shape(gamma.shape), 1)
-        _update_running(running_mean, running_var, mean, var, decay, m)
-    from kusari.functions.array.reshape import reshape
-    gamma = as_variable(gamma)
-    return x_hat * reshape(gamma * r, expanded) + reshape(gamma * d + beta, expanded)
+
+    def compute(x):
+        x_hat, node = _standardize_batch(fname, x, axes, eps)
+        mean = node.mean.reshape(gamma.shape)
+        var = node.var.reshape(gamma.shape)
+        xp = backend.get_array_module(x_hat.array)
+        dtype = x_hat.dtype
+        running_sigma = xp.sqrt(running_var + float(eps)).astype(dtype, copy=False)
+        r = xp.clip(xp.sqrt(var + float(eps)) / running_sigma, 1.0 / float(rmax), float(rmax))
+        d = xp.clip((mean - running_mean.astype(dtype, copy=False)) / running_sigma, -float(dmax), float(dmax))
+        if update_statistics:
+            m = x.size // max(utils.size_of_shape(gamma.shape), 1)
+            _update_running(running_mean, running_var, mean, var, decay, m)
+        from kusari.functions.array.reshape import reshape
+        g = as_variable(gamma)
+        return x_hat * reshape(g * r, expanded) + reshape(g * d + beta, expanded)
+    return run_mixed16(x, gamma, compute)
 
 
 def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):

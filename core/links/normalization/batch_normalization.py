@@ -25,7 +25,8 @@ class BatchNormalization(Link):
     decay : float
         Running averages are updated as ``r = decay * r + (1 - decay) * batch_stat``.
     eps : float
-    dtype : dtype of the parameters and statistics (default ``config.dtype``)
+    dtype : dtype of the parameters and statistics (default ``config.dtype`` at construction;
+        float32 when that is 'mixed16')
     use_gamma, use_beta : bool
         Without them the scale is 1 and the shift 0 (no Parameter is created).
     initial_gamma, initial_beta : initializers (default 1 and 0)
@@ -45,7 +46,8 @@ class BatchNormalization(Link):
         self.decay = decay
         self.eps = eps
         self.axis = _as_axis(axis)
-        self._dtype = None if dtype is None else numpy.dtype(dtype)
+        # Under mixed16 the scale, shift and statistics stay float32 (x may be float16).
+        self._dtype = configuration.get_dtype(dtype, map_mixed16=numpy.float32)
         self._initial_avg_mean = 0 if initial_avg_mean is None else initial_avg_mean
         self._initial_avg_var = 1 if initial_avg_var is None else initial_avg_var
         self.add_persistent("avg_mean", None)

@@ -341,3 +341,58 @@ def test_copy_of_optimizer_is_independent(make_params):
     clone = copy.deepcopy(opt)
     clone.lr = 0.5
     assert opt.lr == 0.1
+
+
+def _blobs(n=64, seed=0):
+    """Two Gaussian classes in 8-d, 2 units apart: (x float32 (n, 8), t int32 (n,))."""
+    rng = numpy.random.default_rng(seed)
+    t = numpy.arange(n, dtype=numpy.int32) % 2
+    x = (rng.standard_normal((n, 8)) + t[:, None] * (2 / 8 ** 0.5)).astype(numpy.float32)
+    return x, t
+
+
+def _bn_mlp(dtype):
+    with kusari.using_config("dtype", dtype):
+        numpy.random.seed(3)
+        return kusari.Sequential(kusari.links.Linear(8, 16), kusari.links.BatchNormalization(16),
+                                 kusari.functions.relu, kusari.links.Linear(16, 2))
+
+
+def test_mixed16_training_follows_float32_and_skips_overflowing_steps():
+    x, t = _blobs()
+    losses = {}
+    for dtype in ("float32", "mixed16"):
+        model = _bn_mlp(dtype)
+        opt = optimizers.MomentumSGD(lr=0.1).setup(model)
+        if dtype == "mixed16":
+            opt.use_fp32_update()
+            opt.loss_scaling(interval=10)
+        xs = x.astype(numpy.float16) if dtype == "mixed16" else x
+        history = []
+        for step in range(40):
+            def loss_fn(inputs=xs):
+                loss = kusari.functions.softmax_cross_entropy(model(inputs), t)
+                history.append(float(loss.array))
+                return loss
+            if dtype == "mixed16" and step == 20:  # an overflowing batch: the step must be skipped
+                before = [p.array.copy() for p in model.params()]
+                scale = opt.loss_scale
+                bad = xs.copy()
+                bad[0, 0] = numpy.float16(numpy.inf)
+                with numpy.errstate(invalid="ignore", over="ignore"):  # inf - inf in the statistics
+                    opt.update(loss_fn, bad)
+                for p, old in zip(model.params(), before):
+                    numpy.testing.assert_array_equal(p.array, old)
+                assert opt.loss_scale == scale / 2
+                history.pop()
+                continue
+            opt.update(loss_fn)
+        losses[dtype] = history
+        if dtype == "mixed16":
+            assert model[0].W.dtype == numpy.float16 and model[1].gamma.dtype == numpy.float32
+            assert model[0].W.update_rule._fp32_param.dtype == numpy.float32
+            assert opt.loss_scale > 1  # it grew over the finite steps
+    # float16 compute follows the float32 run (same initial weights, same data) and learns the task;
+    # measured: loss 0.92 -> 0.147 in float32, -> 0.152 in mixed16
+    assert losses["float32"][-1] < 0.5 * losses["float32"][0]
+    assert abs(losses["mixed16"][-1] - losses["float32"][-1]) < 0.05

@@ -6,6 +6,8 @@ import kusari.functions as F
 from kusari import testing
 
 DTYPES = [numpy.float32, numpy.float64]
+# Plain dtypes, and mixed16: float16 x with float32 parameters and statistics.
+DTYPE_CASES = [{"dtype": d} for d in DTYPES] + [{"dtype": numpy.float16, "param_dtype": numpy.float32}]
 
 # x shape, gamma shape, axis
 LAYOUTS = [
@@ -31,14 +33,15 @@ def _axes(shape, gshape, axis):
     return (axis,) if isinstance(axis, int) else axis
 
 
-@testing.parameterize(*testing.product([LAYOUTS, [{"dtype": d} for d in DTYPES]]))
+@testing.parameterize(*testing.product([LAYOUTS, DTYPE_CASES]))
 class TestBatchNormalization(testing.FunctionTestCase):
     eps = 2e-5
 
     def generate_inputs(self):
+        p = getattr(self, "param_dtype", self.dtype)
         x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
-        gamma = numpy.random.uniform(0.5, 1.5, self.gshape).astype(self.dtype)
-        beta = numpy.random.uniform(-1, 1, self.gshape).astype(self.dtype)
+        gamma = numpy.random.uniform(0.5, 1.5, self.gshape).astype(p)
+        beta = numpy.random.uniform(-1, 1, self.gshape).astype(p)
         return x, gamma, beta
 
     def forward(self, inputs, device):
@@ -54,16 +57,17 @@ class TestBatchNormalization(testing.FunctionTestCase):
         return _reference(x, gamma, beta, mean, var, axes, self.eps).astype(self.dtype),
 
 
-@testing.parameterize(*testing.product([LAYOUTS, [{"dtype": d} for d in DTYPES]]))
+@testing.parameterize(*testing.product([LAYOUTS, DTYPE_CASES]))
 class TestFixedBatchNormalization(testing.FunctionTestCase):
     eps = 1e-3
 
     def generate_inputs(self):
+        p = getattr(self, "param_dtype", self.dtype)
         x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
-        gamma = numpy.random.uniform(0.5, 1.5, self.gshape).astype(self.dtype)
-        beta = numpy.random.uniform(-1, 1, self.gshape).astype(self.dtype)
-        mean = numpy.random.uniform(-1, 1, self.gshape).astype(self.dtype)
-        var = numpy.random.uniform(0.5, 1.5, self.gshape).astype(self.dtype)
+        gamma = numpy.random.uniform(0.5, 1.5, self.gshape).astype(p)
+        beta = numpy.random.uniform(-1, 1, self.gshape).astype(p)
+        mean = numpy.random.uniform(-1, 1, self.gshape).astype(p)
+        var = numpy.random.uniform(0.5, 1.5, self.gshape).astype(p)
         return x, gamma, beta, mean, var
 
     def forward(self, inputs, device):
@@ -130,10 +134,36 @@ def test_integer_input_rejected():
 
 
 def test_mixed_dtypes_rejected():
-    with pytest.raises(TypeError, match=r"batch_normalization: dtypes must match \(x.dtype=float32, "
-                                        r"gamma.dtype=float64"):
-        F.batch_normalization(numpy.ones((2, 3), numpy.float32), numpy.ones(3),
-                              numpy.zeros(3, numpy.float32))
+    with pytest.raises(TypeError, match=r"batch_normalization: x.dtype=float32 must equal gamma.dtype=float64, "
+                                        r"or be float16 with float32 parameters \(mixed16\)"):
+        F.batch_normalization(numpy.ones((2, 3), numpy.float32), numpy.ones(3), numpy.zeros(3))
+    with pytest.raises(TypeError, match=r"batch_normalization: dtypes must match \(gamma.dtype=float64, "
+                                        r"beta.dtype=float32"):
+        F.batch_normalization(numpy.ones((2, 3)), numpy.ones(3), numpy.zeros(3, numpy.float32))
+    with pytest.raises(TypeError, match="x.dtype=float16 must equal gamma.dtype=float64"):  # only f16 with f32
+        F.batch_normalization(numpy.ones((2, 3), numpy.float16), numpy.ones(3), numpy.zeros(3))
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_mixed16_computes_in_float32_and_returns_float16(fixed):
+    rng = numpy.random.RandomState(0)
+    x16 = rng.uniform(-3, 3, (8, 3, 2)).astype(numpy.float16)
+    gamma, beta = rng.uniform(0.5, 2, 3).astype(numpy.float32), rng.uniform(-1, 1, 3).astype(numpy.float32)
+    mean, var = rng.uniform(-1, 1, 3).astype(numpy.float32), rng.uniform(0.5, 2, 3).astype(numpy.float32)
+    x = kusari.Variable(x16)
+    if fixed:
+        y = F.fixed_batch_normalization(x, gamma, beta, mean, var)
+        want = F.fixed_batch_normalization(x16.astype(numpy.float32), gamma, beta, mean, var).array
+    else:
+        running = (numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float32))
+        y = F.batch_normalization(x, gamma, beta, running_mean=running[0], running_var=running[1])
+        want = F.batch_normalization(x16.astype(numpy.float32), gamma, beta).array
+        assert running[0].dtype == numpy.float32 and numpy.abs(running[0]).max() > 0  # updated in float32
+    assert y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(y.array, want.astype(numpy.float16))
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert x.grad.dtype == numpy.float16
 
 
 def test_gamma_beta_shape_mismatch_rejected():
@@ -175,7 +205,7 @@ def test_fixed_statistics_shape_checked():
 
 def test_fixed_statistics_dtype_checked():
     f32 = numpy.float32
-    with pytest.raises(TypeError, match=r"fixed_batch_normalization: dtypes must match \(x.dtype=float32, "
+    with pytest.raises(TypeError, match=r"fixed_batch_normalization: dtypes must match \(gamma.dtype=float32, "
                                         r"mean.dtype=float64"):
         F.fixed_batch_normalization(numpy.ones((2, 3), f32), numpy.ones(3, f32), numpy.zeros(3, f32),
                                     numpy.zeros(3), numpy.ones(3, f32))

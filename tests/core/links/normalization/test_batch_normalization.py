@@ -97,3 +97,17 @@ def test_serialization_round_trip():
     NpzDeserializer(store).load(lazy)
     numpy.testing.assert_array_equal(lazy.avg_var, src.avg_var)
     numpy.testing.assert_array_equal(lazy.gamma.array, src.gamma.array)
+
+
+@pytest.mark.parametrize("size", [3, None])
+def test_mixed16_keeps_float32_parameters_and_statistics(size):
+    with kusari.using_config("dtype", "mixed16"):
+        bn = L.BatchNormalization(size)
+        linear = L.Linear(3, 3)
+    x = _x((6, 3)).astype(numpy.float16)
+    y = bn(x)  # lazy sizes initialize here, after the config is gone, still in float32
+    assert linear.W.dtype == numpy.float16
+    assert {bn.gamma.dtype, bn.beta.dtype, bn.avg_mean.dtype, bn.avg_var.dtype} == {numpy.dtype(numpy.float32)}
+    assert y.dtype == numpy.float16
+    with kusari.using_config("train", False):
+        assert bn(x).dtype == numpy.float16
