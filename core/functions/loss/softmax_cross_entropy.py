@@ -2,7 +2,7 @@
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
 from kusari.functions.activation.log_softmax import log_softmax_and_softmax
-from kusari.functions.activation.softmax import Softmax, softmax
+from kusari.functions.activation.softmax import Softmax, shifted_exp, softmax
 from kusari.functions.loss._common import check_label_range, check_reduce
 from kusari.variable import Variable
 
@@ -82,12 +82,15 @@ class SoftmaxCrossEntropy(FunctionNode):
         else:
             raise TypeError(f"softmax_cross_entropy: t must hold signed integer labels or float soft "
                             f"targets, got dtype {t.dtype} (shape={t.shape})")
-        log_y, y = log_softmax_and_softmax(xp, x, axis=1)
         self.retain_inputs((0,))
-        self._y = y if self.cache_score else None
         if t.dtype.kind == "f":
+            log_y, y = log_softmax_and_softmax(xp, x, axis=1)
+            self._y = y if self.cache_score else None
             return self._soft_target_forward(xp, x, t, log_y)
-        return self._label_forward(xp, x, t, log_y, all_valid)
+        z, y, total = shifted_exp(xp, x, 1)
+        y /= total
+        self._y = y if self.cache_score else None
+        return self._label_forward(xp, x, t, z, total, all_valid)
 
     def _check_soft_target(self, x, t):
         utils.check_same_dtype("softmax_cross_entropy", x=x, t=t)
@@ -114,28 +117,32 @@ class SoftmaxCrossEntropy(FunctionNode):
         ignore = self.ignore_label
         return in_range and (ignore is None or not 0 <= ignore < n_class)
 
-    def _label_forward(self, xp, x, t, log_y, all_valid):
-        """Loss at the labels; ``all_valid`` says no label equals ignore_label (skips the masking)."""
+    def _label_forward(self, xp, x, t, z, total, all_valid):
+        """Loss at the labels from ``z = x - max`` and ``total = sum(exp(z))`` (log-softmax only where
+        picked); ``all_valid`` says no label equals ignore_label (skips the masking)."""
         if all_valid:
-            valid, label = None, t
-            weight = xp.ones(t.shape, x.dtype)
+            valid, label, weight = None, t, None
         else:
             valid = t != self.ignore_label
             label = xp.where(valid, t, 0)
             weight = valid.astype(x.dtype)
         self._index = _label_index(xp, label)
-        log_p = _by_class(log_y)[self._index].reshape(t.shape)
+        picked = _by_class(z)[self._index]
+        log_p = (picked - xp.log(total).reshape(picked.shape)).reshape(t.shape)
         if self.class_weight is not None:
-            weight *= xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
-        loss = -log_p * weight
+            class_weight = xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
+            weight = class_weight if weight is None else weight * class_weight
+        loss = -log_p if weight is None else -log_p * weight
         if self.reduce == "mean":
             if not self.normalize:
                 count = len(x)
             else:
                 count = t.size if valid is None else int(valid.sum())
             coeff = 1.0 / max(count, 1)
-            weight *= coeff
+            weight = xp.full(t.shape, coeff, x.dtype) if weight is None else weight * x.dtype.type(coeff)
             loss = loss.sum() * coeff
+        elif weight is None:
+            weight = xp.ones(t.shape, x.dtype)
         self._weight = weight
         return utils.force_array(loss),
 
