@@ -103,7 +103,11 @@ def _to_float(value):
 
 
 class Summary:
-    """Running mean and standard deviation of a scalar series (values may be weighted)."""
+    """Running mean and standard deviation of a scalar series (values may be weighted).
+
+    Values on a GPU are summed on the GPU: adding one does not wait for the device, and the sums
+    reach the host only when a statistic is read or the summary is serialized.
+    """
 
     def __init__(self):
         self._x = 0.0
@@ -111,22 +115,31 @@ class Summary:
         self._n = 0.0
 
     def add(self, value, weight=1):
-        value = _to_float(value)
-        w = _to_float(weight)
-        self._x += w * value
-        self._x2 += w * value * value
-        self._n += w
+        if backend.is_gpu_array(value):
+            value = value.astype("float64")  # stays on the device
+        else:
+            value = _to_float(value)
+        w = weight.astype("float64") if backend.is_gpu_array(weight) else _to_float(weight)
+        self._x = self._x + w * value
+        self._x2 = self._x2 + w * value * value
+        self._n = self._n + w
+
+    def _sums(self):
+        return _to_float(self._x), _to_float(self._x2), _to_float(self._n)
 
     def compute_mean(self):
-        return self._x / self._n
+        x, _, n = self._sums()
+        return x / n
 
     def make_statistics(self):
         """(mean, std) of the values added so far."""
-        mean = self._x / self._n
-        var = max(self._x2 / self._n - mean * mean, 0.0)
+        x, x2, n = self._sums()
+        mean = x / n
+        var = max(x2 / n - mean * mean, 0.0)
         return mean, var ** 0.5
 
     def serialize(self, serializer):
+        self._x, self._x2, self._n = self._sums()
         self._x = serializer("_x", self._x)
         self._x2 = serializer("_x2", self._x2)
         self._n = serializer("_n", self._n)

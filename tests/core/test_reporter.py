@@ -65,3 +65,26 @@ def test_dict_summary_skips_non_scalars():
     stats = d.make_statistics()
     assert stats["a"] == pytest.approx(2.0) and stats["a.std"] == pytest.approx(1.0)
     assert "b" not in stats and stats["c"] == pytest.approx(3.0)
+
+
+@pytest.mark.gpu
+def test_summary_of_gpu_values_stays_on_the_device_until_read():
+    import cupy
+    summary = reporter.Summary()
+    for value in (1.0, 2.0, 6.0):
+        summary.add(cupy.asarray(value, cupy.float32))
+    assert isinstance(summary._x, cupy.ndarray)  # summed on the GPU, no host copy yet
+    mean, std = summary.make_statistics()
+    assert mean == pytest.approx(3.0) and std == pytest.approx((14 / 3) ** 0.5)
+
+
+def test_summary_statistics_and_serialization_of_host_values():
+    summary = reporter.Summary()
+    for value, weight in ((1.0, 1), (numpy.float32(2.0), 2), (numpy.array(5.0), 1)):
+        summary.add(value, weight)
+    assert summary.compute_mean() == pytest.approx(10 / 4)
+    target = {}
+    summary.serialize(kusari.serializers.DictionarySerializer(target))
+    restored = reporter.Summary()
+    restored.serialize(kusari.serializers.NpzDeserializer(target))
+    assert restored.make_statistics() == pytest.approx(summary.make_statistics())
