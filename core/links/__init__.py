@@ -24,6 +24,7 @@ from kusari.links.connection.parameter import Parameter  # NOQA
 from kusari.links.connection.scale import Scale  # NOQA
 from kusari.links.loss.black_out import BlackOut  # NOQA
 from kusari.links.loss.crf1d import CRF1d  # NOQA
+from kusari.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # NOQA
 from kusari.links.loss.negative_sampling import NegativeSampling  # NOQA
 from kusari.links.model.classifier import Classifier  # NOQA
 from kusari.links.normalization.batch_normalization import BatchNormalization  # NOQA
