@@ -19,6 +19,17 @@ def _global_link_hooks():
     return hooks
 
 
+# Bumped whenever any Link gains, loses or replaces a Parameter or a child Link: the cached
+# parameter lists of every Link are rebuilt after a change of structure anywhere.
+_structure_version = [0]
+
+
+def structure_changed() -> None:
+    """Invalidate every Link's cached parameter list (call after changing which Parameters or
+    children a Link has by means other than attribute assignment or the container methods)."""
+    _structure_version[0] += 1
+
+
 class Link:
     """A building block holding Parameters (and persistent arrays/scalars) registered in ``init_scope``.
 
@@ -54,6 +65,8 @@ class Link:
             object.__setattr__(self, "_within_init_scope", old)
 
     def __setattr__(self, name, value):
+        if isinstance(value, (Parameter, Link)) or name in self._params:
+            structure_changed()
         if self._within_init_scope and isinstance(value, Parameter):
             value.name = name
             if not value.is_initialized or value._initial_device != self._device:
@@ -65,6 +78,7 @@ class Link:
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
+        structure_changed()
         if name in self._params:
             self._params.remove(name)
         if name in self._persistent:
@@ -99,9 +113,16 @@ class Link:
     # traversal --------------------------------------------------------------------
     def params(self, include_uninit=True):
         """All Parameters of this link and its descendants, in ``namedparams`` order."""
-        out = []
-        self._collect_params(out, include_uninit)
-        return iter(out)
+        cache = self.__dict__.get("_params_cache")
+        if cache is None or cache[0] != _structure_version[0] or cache[1] != id(self):
+            found = []
+            self._collect_params(found, True)
+            # Keyed by this object's id too: a shallow copy of the link must not reuse it.
+            cache = (_structure_version[0], id(self), found)
+            object.__setattr__(self, "_params_cache", cache)
+        if include_uninit:
+            return iter(cache[2])
+        return iter([param for param in cache[2] if param._data is not None])
 
     def _collect_params(self, out, include_uninit):
         # One list filled depth-first: no path strings and no generator per link.
@@ -344,6 +365,8 @@ class Chain(Link):
             self.add_link(name, link)
 
     def __setattr__(self, name, value):
+        if name in self.__dict__.get("_children", ()):
+            structure_changed()
         if self._within_init_scope and isinstance(value, Link):
             if hasattr(self, name) and name not in self._children:
                 raise AttributeError(f"cannot register child link {name!r}: the attribute exists")
@@ -442,6 +465,7 @@ class ChainList(Link):
             raise TypeError(f"ChainList.add_link: expected a Link, got {type(link).__name__}")
         link.name = str(len(self._children))
         self._children.append(link)
+        structure_changed()
 
     append = add_link
 

@@ -1,5 +1,5 @@
 """Sequential: apply layers (Links or plain callables) one after another."""
-from kusari.link import ChainList, Link
+from kusari.link import ChainList, Link, structure_changed
 
 
 class Sequential(ChainList):
@@ -13,6 +13,7 @@ class Sequential(ChainList):
 
     def _sync(self):
         self._children[:] = [layer for layer in self._layers if isinstance(layer, Link)]
+        structure_changed()
         for i, child in enumerate(self._children):
             child.name = str(i)
 

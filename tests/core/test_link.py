@@ -215,3 +215,60 @@ def test_params_follow_namedparams_order(include_uninit):
     got = list(net.params(include_uninit))
     assert len(got) == (9 if include_uninit else 8)
     assert [id(p) for p in got] == [id(p) for p in expected]
+
+
+def _ids(link):
+    return [id(p) for p in link.params()]
+
+
+def test_cached_params_follow_every_change_of_structure():
+    import copy as copy_module
+    chain = kusari.Chain()
+    with chain.init_scope():
+        chain.a = kusari.links.Linear(2, 3)
+    assert _ids(chain) == [id(chain.a.W), id(chain.a.b)]
+    with chain.init_scope():
+        chain.b = kusari.links.Linear(3, 1, nobias=True)           # a new child
+    assert _ids(chain) == [id(chain.a.W), id(chain.a.b), id(chain.b.W)]
+    chain.a.W = kusari.Parameter(numpy.zeros((3, 2), numpy.float32))  # replaced outside init_scope
+    assert _ids(chain)[0] == id(chain.a.W)
+    del chain.a.b                                                  # a removed parameter
+    assert _ids(chain) == [id(chain.a.W), id(chain.b.W)]
+    chain.b = kusari.links.Linear(3, 4)                            # a replaced child
+    assert _ids(chain)[1:] == [id(chain.b.W), id(chain.b.b)]
+    del chain.b
+    assert _ids(chain) == [id(chain.a.W)]
+    for mode in ("share", "copy", "init"):
+        twin = chain.copy(mode)
+        assert _ids(twin) == [id(twin.a.W)] and twin.a.W is not chain.a.W
+    twin = copy_module.deepcopy(chain)
+    assert _ids(twin) == [id(twin.a.W)]
+
+
+def test_cached_params_of_lists_and_sequentials():
+    seq = kusari.Sequential(kusari.links.Linear(2, 2), kusari.functions.relu)
+    first = seq[0]
+    assert _ids(seq) == [id(first.W), id(first.b)]
+    seq.append(kusari.links.Linear(2, 1, nobias=True))
+    assert _ids(seq)[-1] == id(seq[2].W)
+    seq.insert(0, kusari.links.Linear(2, 2, nobias=True))
+    assert _ids(seq)[0] == id(seq[0].W)
+    seq[0] = kusari.links.Linear(2, 2, nobias=True)
+    assert _ids(seq)[0] == id(seq[0].W)
+    del seq[0]
+    seq.pop()
+    assert _ids(seq) == [id(first.W), id(first.b)]
+    seq.remove(first)
+    assert _ids(seq) == []
+    chain_list = kusari.ChainList(kusari.links.Linear(1, 1))
+    assert len(_ids(chain_list)) == 2
+    chain_list.append(kusari.links.Linear(1, 1, nobias=True))
+    assert _ids(chain_list)[-1] == id(chain_list[1].W)
+
+
+def test_params_without_uninitialized():
+    link = kusari.links.Linear(None, 2)
+    assert [p.name for p in link.params()] == ["W", "b"]
+    assert [p.name for p in link.params(include_uninit=False)] == ["b"]
+    link(numpy.ones((1, 3), numpy.float32))
+    assert [p.name for p in link.params(include_uninit=False)] == ["W", "b"]
