@@ -4,10 +4,14 @@ from kusari.function_node import FunctionNode
 
 
 def _grad_data(W, gy, x_shape):
+    if gy.ndim == 2 and len(x_shape) == 2:  # the common case needs no reshapes
+        return gy @ W
     return (gy.reshape(-1, W.shape[0]) @ W).reshape(x_shape)
 
 
 def _grad_weight(x, gy, W_shape):
+    if gy.ndim == 2 and x.ndim == 2:
+        return gy.T @ x
     n_out, n_in = W_shape
     return gy.reshape(-1, n_out).T @ x.reshape(-1, n_in)
 
@@ -46,11 +50,11 @@ class LinearFunction(FunctionNode):
                 and (b is None or (b.dtype == dtype and b.shape == W.shape[:1]))):
             _check_inputs(x, W, b, k)   # the common case passes one test; this explains a failure
         self.retain_inputs((0, 1))
-        batch = x.shape[:k]
-        y = x.reshape(-1, W.shape[1]) @ W.T
+        flat = x.ndim == 2  # the common case needs no reshapes
+        y = x @ W.T if flat else x.reshape(-1, W.shape[1]) @ W.T
         if b is not None:
             y += b
-        return y.reshape(batch + (W.shape[0],)),
+        return (y if flat else y.reshape(x.shape[:k] + (W.shape[0],))),
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
