@@ -1,13 +1,15 @@
-"""Stride-1 convolution kernels for NumPy with one accumulating GEMM per filter tap and no im2col.
+"""Stride-1 convolution kernels for NumPy: accumulating GEMMs on shifted views instead of im2col.
 
 Every sample is zero-padded onto a grid, and all samples are laid side by side as one
 ``(C, N * prod(grid))`` matrix. On that flat grid a filter tap is a constant offset, so the
-input seen by one tap is a contiguous column range of the matrix: the convolution is
-``prod(ksize)`` GEMMs on views, summed in place by BLAS (``beta = 1``). Outputs are computed
-on the whole grid and the valid block is cut out once; the extra work is the padding border.
+input seen by one tap is a contiguous column range of the matrix. The taps along the last axis
+are stacked into the rows once (a ``k_last``-fold copy, against im2col's ``prod(ksize)``-fold),
+and the convolution is one GEMM per row of taps on views of that matrix, summed in place by
+BLAS (``beta = 1``). Outputs are computed on the whole grid and the valid block is cut out
+once; the extra work is the padding border.
 
-The same offsets give the gradients: the weight gradient is one GEMM per tap against the
-shifted input, and the input gradient (a stride-1 transposed convolution) accumulates each
+The same offsets give the gradients: the weight gradient is one GEMM per row of taps against
+the shifted input, and the input gradient (a stride-1 transposed convolution) accumulates each
 tap's GEMM into its shifted range. Only ``groups == 1`` and float32/float64 with NumPy's
 bundled OpenBLAS (:mod:`kusari.utils.blas`); :func:`pays` says when to use it.
 """
@@ -74,13 +76,6 @@ def _from_grid(mat, n, grid, start, size):
     return numpy.ascontiguousarray(view.swapaxes(0, 1))
 
 
-def _taps(W, order):
-    """``W`` (A, B, k...) as contiguous per-tap matrices: (T, A, B) for order 'ab', (T, B, A) for 'ba'."""
-    mats = W.reshape(W.shape[0], W.shape[1], -1)
-    axes = (2, 0, 1) if order == "ab" else (2, 1, 0)
-    return numpy.ascontiguousarray(mats.transpose(axes))
-
-
 def _row_patches(x, pad, grid, ksize, dilate):
     """The padded grid of ``x`` with the taps of the last spatial axis stacked into the rows.
 
@@ -144,7 +139,7 @@ def deconv_forward(x, W, pad, outsize, dilate):
     offsets = tap_offsets(ksize, dilate, grid)
     length = n * _prod(grid)
     g = _to_grid(x, (0,) * len(grid), grid, 0)
-    taps = _taps(W, "ba")
+    taps = numpy.ascontiguousarray(W.reshape(W.shape[0], W.shape[1], -1).transpose(2, 1, 0))  # (T, C_out, C_in)
     out = numpy.zeros((W.shape[1], length + offsets[-1]), x.dtype)
     for start, stop in _blocks(length, x.shape[1] + W.shape[1], x.itemsize):
         for t, offset in enumerate(offsets):
