@@ -6,7 +6,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from bench import machine, report, runner, workloads
+from bench import environments, machine, report, runner, workloads
 from bench.worker import parse_overrides
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "RESULTS.md"
@@ -61,6 +61,19 @@ def settings_from(args: argparse.Namespace, environment: dict[str, str] | None =
                            environment=tuple(sorted((environment or {}).items())), **chosen)
 
 
+def _numpy_pythons(frameworks: list[str]) -> list[str]:
+    """The interpreters of the NumPy-based frameworks among ``frameworks`` that have an environment."""
+    pythons = []
+    for framework in frameworks:
+        if framework == "torch":
+            continue
+        try:
+            pythons.append(environments.ensure(framework, log=lambda line: print(line, file=sys.stderr)))
+        except environments.EnvironmentUnavailable:
+            pass  # the run reports it
+    return pythons
+
+
 def output_path(args: argparse.Namespace, selected: list[str]) -> Path | None:
     """Where the report goes: ``--output``, else bench/RESULTS.md for a full run of every workload, else nowhere."""
     if args.output is not None:
@@ -85,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         frameworks = parse_frameworks(args.frameworks)
         environment, kernels = {}, "OpenBLAS kernels as the environment has them (--openblas-kernels inherit)"
         if args.openblas_kernels == "auto":
-            environment, kernels = machine.openblas_override(sys.executable)
+            environment, kernels = machine.openblas_override(_numpy_pythons(frameworks))
         settings = settings_from(args, environment)
         for name, params in parse_overrides(args.set).items():
             workloads.resolve_params(name, params)

@@ -59,8 +59,13 @@ def effective_openblas_core(python: str) -> str:
     return done.stdout.strip() or "unknown"
 
 
-def openblas_override(python: str) -> tuple[dict[str, str], str]:
-    """``OPENBLAS_CORETYPE=SkylakeX`` when this CPU has AVX-512 but OpenBLAS would run AVX2 kernels, and why.
+_AVX2_OR_OLDER = ("haswell", "zen", "sandybridge", "excavator", "steamroller", "piledriver", "barcelona",
+                  "nehalem", "prescott", "core2")
+
+
+def openblas_override(pythons: list[str]) -> tuple[dict[str, str], str]:
+    """``OPENBLAS_CORETYPE=SkylakeX`` when this CPU has AVX-512 but the OpenBLAS of one of
+    ``pythons`` (the NumPy-based frameworks' interpreters) would run AVX2 kernels, and why.
 
     OpenBLAS runs the kernels ``OPENBLAS_CORETYPE`` names, else the ones it picks from the CPU
     model. Either can leave an AVX-512 CPU on AVX2 kernels (an environment pinned to 'Haswell',
@@ -68,16 +73,16 @@ def openblas_override(python: str) -> tuple[dict[str, str], str]:
     Returns ``({}, reason)`` when nothing needs changing.
     """
     pinned = os.environ.get("OPENBLAS_CORETYPE")
-    current = effective_openblas_core(python)
     source = f"OPENBLAS_CORETYPE={pinned} in the environment" if pinned else "OpenBLAS's own choice"
+    current = [effective_openblas_core(python) for python in pythons]
+    found = ", ".join(sorted(set(current))) or "none probed"
     if not set(AVX512_FLAGS) <= cpu_flags():
-        return {}, f"OpenBLAS kernels {current} ({source}); the CPU has no AVX-512"
-    if current.lower() in ("haswell", "zen", "sandybridge", "excavator", "steamroller", "piledriver",
-                           "barcelona", "nehalem", "prescott", "core2"):
+        return {}, f"OpenBLAS kernels {found} ({source}); the CPU has no AVX-512"
+    if any(core.lower() in _AVX2_OR_OLDER for core in current):
         return ({"OPENBLAS_CORETYPE": "SkylakeX"},
-                f"OpenBLAS would run {current} kernels ({source}) on this AVX-512 CPU; NumPy-based workers "
+                f"OpenBLAS would run {found} kernels ({source}) on this AVX-512 CPU; NumPy-based workers "
                 f"run with OPENBLAS_CORETYPE=SkylakeX so that every framework uses AVX-512")
-    return {}, f"OpenBLAS kernels {current} ({source})"
+    return {}, f"OpenBLAS kernels {found} ({source})"
 
 
 def describe() -> dict[str, str]:

@@ -31,9 +31,21 @@ def test_openblas_override_only_replaces_avx2_kernels_on_avx512_cpus(monkeypatch
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
     monkeypatch.setattr(machine, "cpu_flags", lambda: flags)
     monkeypatch.setattr(machine, "effective_openblas_core", lambda python: current)
-    environment, reason = machine.openblas_override("python")
+    environment, reason = machine.openblas_override(["python"])
     assert environment == expected
     assert current in reason and "OPENBLAS_CORETYPE=Haswell in the environment" in reason
+
+
+def test_openblas_override_probes_every_numpy_framework(monkeypatch):
+    # NumPy 2's OpenBLAS picks AVX-512 kernels by itself, Chainer's older one does not.
+    monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
+    monkeypatch.setattr(machine, "cpu_flags", lambda: set(machine.AVX512_FLAGS))
+    monkeypatch.setattr(machine, "effective_openblas_core",
+                        lambda python: {"kusari-python": "SkylakeX", "chainer-python": "Barcelona"}[python])
+    environment, reason = machine.openblas_override(["kusari-python", "chainer-python"])
+    assert environment == {"OPENBLAS_CORETYPE": "SkylakeX"}
+    assert "Barcelona, SkylakeX" in reason and "OpenBLAS's own choice" in reason
+    assert machine.openblas_override(["kusari-python"])[0] == {}
 
 
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86-64 OpenBLAS kernel names")
