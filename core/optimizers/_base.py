@@ -59,3 +59,22 @@ class BuiltinMethod(GradientMethod):
 
     def create_update_rule(self):
         return self._rule_class(self.hyperparam)
+
+
+class MomentumRule(BuiltinRule):
+    """Base of the rules with a velocity ``v`` and hyperparameters ``lr`` and ``momentum``."""
+
+    _defaults = make_defaults(lr=0.01, momentum=0.9)
+    _state_names = ("v",)
+
+    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
+        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
+
+
+class MomentumMethod(BuiltinMethod):
+    """Base of the optimizers with a learning rate ``lr`` and a velocity decay ``momentum``."""
+
+    _rule_class = MomentumRule
+
+    def __init__(self, lr: float = MomentumRule._defaults.lr, momentum: float = MomentumRule._defaults.momentum):
+        super().__init__(lr=lr, momentum=momentum)

@@ -1,17 +1,9 @@
 """Momentum SGD: ``v = momentum * v - lr * grad; param += v``."""
-from kusari.optimizers._base import BuiltinMethod, BuiltinRule, make_defaults
-
-_default_hyperparam = make_defaults(lr=0.01, momentum=0.9)
+from kusari.optimizers._base import MomentumMethod, MomentumRule
 
 
-class MomentumSGDRule(BuiltinRule):
+class MomentumSGDRule(MomentumRule):
     """Update rule of momentum SGD (see :class:`MomentumSGD`); state ``v`` (velocity)."""
-
-    _defaults = _default_hyperparam
-    _state_names = ("v",)
-
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
     def update_core(self, param):
         hp = self.hyperparam
@@ -22,19 +14,15 @@ class MomentumSGDRule(BuiltinRule):
         data += v
 
 
-class MomentumSGD(BuiltinMethod):
+class MomentumSGD(MomentumMethod):
     """Classical momentum SGD.
 
     Parameters
     ----------
     lr : float
-        Learning rate.
+        Learning rate (default 0.01).
     momentum : float
-        Decay of the velocity.
+        Decay of the velocity (default 0.9).
     """
 
     _rule_class = MomentumSGDRule
-
-    def __init__(self, lr: float = _default_hyperparam.lr,
-                 momentum: float = _default_hyperparam.momentum):
-        super().__init__(lr=lr, momentum=momentum)

@@ -1,20 +1,12 @@
 """Nesterov's accelerated gradient, in the reparametrized form of Sutskever et al. (2013)."""
-from kusari.optimizers._base import BuiltinMethod, BuiltinRule, make_defaults
-
-_default_hyperparam = make_defaults(lr=0.01, momentum=0.9)
+from kusari.optimizers._base import MomentumMethod, MomentumRule
 
 
-class NesterovAGRule(BuiltinRule):
+class NesterovAGRule(MomentumRule):
     """Update rule of NesterovAG; state ``v``.
 
     ``v = momentum * v - lr * grad; param += momentum**2 * v - (1 + momentum) * lr * grad``.
     """
-
-    _defaults = _default_hyperparam
-    _state_names = ("v",)
-
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
     def update_core(self, param):
         hp = self.hyperparam
@@ -27,19 +19,15 @@ class NesterovAGRule(BuiltinRule):
         data -= (1 + hp.momentum) * hp.lr * grad
 
 
-class NesterovAG(BuiltinMethod):
+class NesterovAG(MomentumMethod):
     """Nesterov's accelerated gradient.
 
     Parameters
     ----------
     lr : float
-        Learning rate.
+        Learning rate (default 0.01).
     momentum : float
-        Decay of the velocity.
+        Decay of the velocity (default 0.9).
     """
 
     _rule_class = NesterovAGRule
-
-    def __init__(self, lr: float = _default_hyperparam.lr,
-                 momentum: float = _default_hyperparam.momentum):
-        super().__init__(lr=lr, momentum=momentum)
