@@ -16,7 +16,7 @@ def _seed_grad(y, gy, loss_scale):
                 f"backward: output of shape {y.shape} has no gradient; set its grad first "
                 "(an implicit gradient of 1 is used only for single-element outputs)")
         xp = backend.get_array_module(y._data)
-        gy = Variable(xp.ones_like(y._data), requires_grad=False)
+        gy = _new_variable(xp.ones_like(y._data), False)
     elif not isinstance(gy, Variable):
         gy = Variable(gy, requires_grad=False)
     if gy.shape != y.shape:
