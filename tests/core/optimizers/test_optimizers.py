@@ -396,3 +396,27 @@ def test_mixed16_training_follows_float32_and_skips_overflowing_steps():
     # measured: loss 0.92 -> 0.147 in float32, -> 0.152 in mixed16
     assert losses["float32"][-1] < 0.5 * losses["float32"][0]
     assert abs(losses["mixed16"][-1] - losses["float32"][-1]) < 0.05
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_update_on_the_gpu_matches_the_cpu(case, make_net):
+    import cupy
+    cls, kwargs, _, _ = CASES[case]
+    rng = numpy.random.default_rng(2)
+    W, b = rng.normal(size=(2, 3)).astype(numpy.float32), numpy.zeros(3, numpy.float32)
+    grads = [(rng.normal(size=(2, 3)).astype(numpy.float32), rng.normal(size=3).astype(numpy.float32))
+             for _ in range(3)]
+    results = []
+    for device in ("@numpy", "@cupy:0"):
+        net = make_net(W.copy(), b.copy())
+        net.to_device(device)
+        opt = cls(**kwargs).setup(net)
+        for gW, gb in grads:
+            net.l1.W.grad, net.l1.b.grad = net.device.send(gW), net.device.send(gb)
+            opt.update()
+        results.append(kusari.backend.to_cpu(net.l1.W.array))
+        if device != "@numpy":
+            assert isinstance(net.l1.W.array, cupy.ndarray)
+            assert all(isinstance(v, cupy.ndarray) for v in net.l1.W.update_rule.state.values())
+    numpy.testing.assert_allclose(results[1], results[0], rtol=1e-5, atol=1e-6)

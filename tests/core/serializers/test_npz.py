@@ -173,3 +173,28 @@ def test_crash_during_write_keeps_old_file(tmp_path, make_net, monkeypatch):
         serializers.save_npz(path, make_net(1))
     assert path.read_bytes() == before
     assert _leftovers(tmp_path, "m.npz") == []
+
+
+@pytest.mark.gpu
+def test_save_from_the_gpu_and_load_on_the_cpu_and_back(tmp_path, make_net):
+    import cupy
+    net = make_net(1)
+    net.to_device("@cupy:0")
+    opt = optimizers.Adam().setup(net)
+    for p in net.params():
+        p.grad = cupy.ones_like(p.array)
+    opt.update()
+    serializers.save_npz(str(tmp_path / "net.npz"), net)
+    serializers.save_npz(str(tmp_path / "opt.npz"), opt)
+    on_cpu = make_net(2)
+    serializers.load_npz(str(tmp_path / "net.npz"), on_cpu)
+    for (name, p), (_, q) in zip(net.namedparams(), on_cpu.namedparams()):
+        assert isinstance(q.array, numpy.ndarray)
+        numpy.testing.assert_array_equal(q.array, cupy.asnumpy(p.array), err_msg=name)
+    back = make_net(3)
+    back.to_device("@cupy:0")
+    serializers.load_npz(str(tmp_path / "net.npz"), back)
+    back_opt = optimizers.Adam().setup(back)
+    serializers.load_npz(str(tmp_path / "opt.npz"), back_opt)
+    assert isinstance(back.l1.W.array, cupy.ndarray) and back_opt.t == opt.t
+    assert isinstance(back.l1.W.update_rule.state["m"], cupy.ndarray)
