@@ -1,4 +1,3 @@
-import math
 
 import numpy
 import pytest
@@ -14,47 +13,8 @@ ROIS = numpy.array([[1.3, 2.1, 9.7, 8.2], [-4.1, -3.3, 13.2, 11.1],
 ROI_INDICES = numpy.array([0, 1, 1, 0], numpy.int32)
 
 
-def _bilinear(image, y, x):
-    """Interpolated image (c, h, w) at (y, x); None outside [-1, h] x [-1, w] (Mask R-CNN's rule)."""
-    h, w = image.shape[1:]
-    if y < -1 or y > h or x < -1 or x > w:
-        return None
-    y, x = max(y, 0.0), max(x, 0.0)
-    y0, x0 = int(math.floor(y)), int(math.floor(x))
-    if y0 >= h - 1:
-        y0 = y1 = h - 1
-        y = float(y0)
-    else:
-        y1 = y0 + 1
-    if x0 >= w - 1:
-        x0 = x1 = w - 1
-        x = float(x0)
-    else:
-        x1 = x0 + 1
-    ly, lx = y - y0, x - x0
-    return ((1 - ly) * (1 - lx) * image[:, y0, x0] + (1 - ly) * lx * image[:, y0, x1]
-            + ly * (1 - lx) * image[:, y1, x0] + ly * lx * image[:, y1, x1])
 
 
-def _reference(x, rois, roi_indices, outsize, scale, sampling_ratio):
-    out_h, out_w = outsize
-    y = numpy.zeros((len(rois), x.shape[1], out_h, out_w))
-    for r, box in enumerate(rois):
-        y0, x0, y1, x1 = (float(v) * scale for v in box)
-        bin_h, bin_w = max(y1 - y0, 1.0) / out_h, max(x1 - x0, 1.0) / out_w
-        grid_h = sampling_ratio[0] or math.ceil(bin_h)
-        grid_w = sampling_ratio[1] or math.ceil(bin_w)
-        for p in range(out_h):
-            for q in range(out_w):
-                total = 0.0
-                for i in range(grid_h):
-                    for j in range(grid_w):
-                        v = _bilinear(x[roi_indices[r]], y0 + p * bin_h + (i + 0.5) * bin_h / grid_h,
-                                      x0 + q * bin_w + (j + 0.5) * bin_w / grid_w)
-                        if v is not None:
-                            total = total + v
-                y[r, :, p, q] = total / (grid_h * grid_w)
-    return y
 
 
 @testing.parameterize(*testing.product({
@@ -63,6 +23,10 @@ def _reference(x, rois, roi_indices, outsize, scale, sampling_ratio):
     "dtype": [numpy.float32, numpy.float64],
 }))
 class TestROIAverageAlign2D(testing.FunctionTestCase):
+    @pytest.fixture(autouse=True)
+    def _reference(self, roi_align_reference):
+        self.reference = roi_align_reference
+
     def setup(self):
         self.out = self.outsize if isinstance(self.outsize, tuple) else (self.outsize,) * 2
         ratio = self.sampling_ratio
@@ -78,7 +42,7 @@ class TestROIAverageAlign2D(testing.FunctionTestCase):
 
     def forward_expected(self, inputs):
         x, = inputs
-        y = _reference(x.astype(numpy.float64), ROIS, ROI_INDICES, self.out, 0.6, self.ratio)
+        y = self.reference(x.astype(numpy.float64), ROIS, ROI_INDICES, self.out, 0.6, self.ratio, "mean")
         return y.astype(self.dtype),
 
 

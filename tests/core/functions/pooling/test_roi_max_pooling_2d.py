@@ -1,5 +1,3 @@
-import math
-from fractions import Fraction
 
 import numpy
 import pytest
@@ -15,30 +13,10 @@ ROIS = numpy.array([[1.3, 2.1, 14.7, 12.2], [-4.1, -3.3, 9.2, 6.1],
 ROI_INDICES = numpy.array([0, 1, 1, 0], numpy.int32)
 
 
-def _round(v):
-    return math.floor(v + 0.5) if v >= 0 else -math.floor(-v + 0.5)
 
 
-def _bins(start, end, out, size):
-    length = max(end - start, 1)
-    for p in range(out):
-        lo = start + math.floor(Fraction(p * length, out))
-        hi = start + math.ceil(Fraction((p + 1) * length, out))
-        yield p, slice(min(max(lo, 0), size), min(max(hi, 0), size))
 
 
-def _reference(x, rois, roi_indices, outsize, scale):
-    out_h, out_w = outsize
-    h, w = x.shape[2:]
-    y = numpy.zeros((len(rois), x.shape[1], out_h, out_w))
-    for r, box in enumerate(rois):
-        y0, x0, y1, x1 = (_round(float(v) * scale) for v in box)
-        for p, rows in _bins(y0, y1, out_h, h):
-            for q, cols in _bins(x0, x1, out_w, w):
-                block = x[roi_indices[r], :, rows, cols]
-                if block.size:
-                    y[r, :, p, q] = block.max(axis=(1, 2))
-    return y
 
 
 @testing.parameterize(*testing.product({
@@ -46,6 +24,10 @@ def _reference(x, rois, roi_indices, outsize, scale):
     "dtype": [numpy.float32, numpy.float64],
 }))
 class TestROIMaxPooling2D(testing.FunctionTestCase):
+    @pytest.fixture(autouse=True)
+    def _reference(self, roi_pool_reference):
+        self.reference = roi_pool_reference
+
     def generate_inputs(self):
         # A permutation: no ties, so the argmax is stable under the numerical-gradient probes.
         x = numpy.random.permutation(2 * 3 * 12 * 10).reshape(2, 3, 12, 10)
@@ -58,7 +40,7 @@ class TestROIMaxPooling2D(testing.FunctionTestCase):
     def forward_expected(self, inputs):
         x, = inputs
         outsize = self.outsize if isinstance(self.outsize, tuple) else (self.outsize,) * 2
-        return _reference(x.astype(numpy.float64), ROIS, ROI_INDICES, outsize, 0.6).astype(self.dtype),
+        return self.reference(x.astype(numpy.float64), ROIS, ROI_INDICES, outsize, 0.6, "max").astype(self.dtype),
 
 
 def test_gradient_reaches_each_bin_maximum():

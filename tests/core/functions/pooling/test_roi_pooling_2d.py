@@ -1,5 +1,3 @@
-import math
-from fractions import Fraction
 
 import numpy
 import pytest
@@ -14,30 +12,10 @@ ROIS = numpy.array([[0, 2.1, 1.3, 12.2, 14.7], [1, -3.3, -4.1, 6.1, 9.2],
                     [1, 7.7, 5.5, 7.2, 5.9], [0, 30.0, 25.0, 45.0, 40.0]])
 
 
-def _round(v):
-    return math.floor(v + 0.5) if v >= 0 else -math.floor(-v + 0.5)
 
 
-def _bins(start, end, out, size):
-    # Fast R-CNN counts both box ends
-    length = max(end - start + 1, 1)
-    for p in range(out):
-        lo = start + math.floor(Fraction(p * length, out))
-        hi = start + math.ceil(Fraction((p + 1) * length, out))
-        yield p, slice(min(max(lo, 0), size), min(max(hi, 0), size))
 
 
-def _reference(x, rois, outh, outw, scale):
-    h, w = x.shape[2:]
-    y = numpy.zeros((len(rois), x.shape[1], outh, outw))
-    for r, (n, *box) in enumerate(rois):
-        x0, y0, x1, y1 = (_round(float(v) * scale) for v in box)
-        for p, rows in _bins(y0, y1, outh, h):
-            for q, cols in _bins(x0, x1, outw, w):
-                block = x[int(n), :, rows, cols]
-                if block.size:
-                    y[r, :, p, q] = block.max(axis=(1, 2))
-    return y
 
 
 @testing.parameterize(*testing.product({
@@ -45,6 +23,10 @@ def _reference(x, rois, outh, outw, scale):
     "dtype": [numpy.float32, numpy.float64],
 }))
 class TestROIPooling2D(testing.FunctionTestCase):
+    @pytest.fixture(autouse=True)
+    def _reference(self, roi_pool_reference):
+        self.reference = roi_pool_reference
+
     def generate_inputs(self):
         # A permutation: no ties, so the argmax is stable under the numerical-gradient probes.
         x = numpy.random.permutation(2 * 3 * 12 * 10).reshape(2, 3, 12, 10)
@@ -56,7 +38,9 @@ class TestROIPooling2D(testing.FunctionTestCase):
 
     def forward_expected(self, inputs):
         x, = inputs
-        return _reference(x.astype(numpy.float64), ROIS, *self.out, 0.6).astype(self.dtype),
+        boxes = ROIS[:, [2, 1, 4, 3]]  # (x_min, y_min, x_max, y_max) -> (y_min, x_min, y_max, x_max)
+        return self.reference(x.astype(numpy.float64), boxes, ROIS[:, 0], self.out, 0.6, "max",
+                              inclusive=True).astype(self.dtype),
 
 
 def test_box_ends_are_included():
