@@ -7,7 +7,7 @@ import warnings
 import numpy
 
 from kusari import backend
-from kusari.variable import Parameter, Variable
+from kusari.variable import Parameter
 
 _hooks_state = threading.local()
 

@@ -4,7 +4,7 @@ import weakref
 import numpy
 
 from kusari import backend
-from kusari.configuration import config, get_dtype
+from kusari.configuration import get_dtype
 
 
 def _check_array(x, who: str):

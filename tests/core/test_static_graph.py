@@ -286,7 +286,7 @@ def test_report_gives_replayed_values_every_call():
         x, t = _data(seed=10 + i)
         observation = {}
         with reporter.scope(observation):
-            loss = model(x, t)
+            model(x, t)
         expected = _eager(eager, x, t).array
         assert_equal(observation["main/loss"], expected)
         assert_equal(observation["main/double"], expected * 2)
