@@ -326,7 +326,7 @@ def expect(*bool_exprs) -> None:
                             f"({type(cond).__name__})")
 
 
-def eval(exp):  # NOQA: shadows the builtin on purpose (Chainer's name)
+def eval(exp):  # shadows the builtin on purpose (Chainer's name)
     """The value of an expression (anything else is returned as is)."""
     return _value(exp)
 
