@@ -116,7 +116,7 @@ class Link:
         cache = self.__dict__.get("_params_cache")
         if cache is None or cache[0] != _structure_version[0] or cache[1] != id(self):
             found = []
-            self._collect_params(found, True)
+            self._collect_params(found)
             # Keyed by this object's id too: a shallow copy of the link must not reuse it.
             cache = (_structure_version[0], id(self), found)
             object.__setattr__(self, "_params_cache", cache)
@@ -124,15 +124,13 @@ class Link:
             return iter(cache[2])
         return iter([param for param in cache[2] if param._data is not None])
 
-    def _collect_params(self, out, include_uninit):
+    def _collect_params(self, out):
         # One list filled depth-first: no path strings and no generator per link.
         d = self.__dict__
         for name in self._params:
-            param = d[name]
-            if include_uninit or param._data is not None:
-                out.append(param)
+            out.append(d[name])
         for child in self.children():
-            child._collect_params(out, include_uninit)
+            child._collect_params(out)
 
     def namedparams(self, include_uninit=True):
         """(path, Parameter) pairs, paths like ``/child/W``."""
