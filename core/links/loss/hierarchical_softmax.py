@@ -102,6 +102,7 @@ class BinaryHierarchicalSoftmax(Link):
         return heap[0][2]
 
     def _check(self, x, t):
+        """Validate ``x`` and ``t``; returns the word ids as an int64 array on the host."""
         utils.check_float(_NAME, "x", x)
         if x.ndim != 2 or x.shape[1] != self.in_size:
             raise ValueError(f"{_NAME}: x must have shape (N, {self.in_size}), got x.shape={tuple(x.shape)}")
@@ -116,6 +117,7 @@ class BinaryHierarchicalSoftmax(Link):
         if bad.any():
             unknown = sorted(set(words[bad].tolist()))
             raise ValueError(f"{_NAME}: t holds words that are not leaves of the tree: {unknown[:10]}")
+        return words
 
     def forward(self, x, t):
         """x: (N, in_size), t: (N,) int word ids -> scalar: the sum over the batch of -log P(t | x).
@@ -124,14 +126,14 @@ class BinaryHierarchicalSoftmax(Link):
         """
         x_array = getattr(x, "array", x)
         t = getattr(t, "array", t)
-        self._check(x_array, t)
+        words = self._check(x_array, t)
         if len(self._children) == 0:  # a one-word tree: P(word | x) = 1
             return F.sum(x) * x_array.dtype.type(0)
         device = backend.get_device_from_array(x_array)
-        words = backend.to_cpu(t)
+        codes = self._codes[words]
         paths = device.send(self._paths[words])
-        codes = device.send(self._codes[words].astype(x_array.dtype))
-        mask = device.send((self._codes[words] != 0).astype(x_array.dtype))
+        mask = device.send((codes != 0).astype(x_array.dtype))
+        codes = device.send(codes.astype(x_array.dtype))
         wx = F.sum(F.embed_id(paths, self.W) * F.expand_dims(x, 1), axis=2)  # (N, depth)
         return F.sum(F.softplus(-(codes * wx)) * mask)
 
