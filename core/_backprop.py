@@ -3,28 +3,38 @@ import heapq
 
 import numpy
 
-from kusari import backend
+from kusari import _tracing, backend
 from kusari.configuration import _UNSET, config
 from kusari.utils import force_array
 from kusari.variable import Variable, _new_variable
 
 
-def _seed_grad(y, gy, loss_scale):
-    if gy is None:
-        if y._data.size != 1:
+def seed_array(y_data, gy_data, loss_scale):
+    """The gradient array backward starts from at an output holding ``y_data``: ``gy_data``, or 1
+    for a single-element output when it is None, times ``loss_scale`` when given."""
+    if gy_data is None:
+        if y_data.size != 1:
             raise ValueError(
-                f"backward: output of shape {y.shape} has no gradient; set its grad first "
+                f"backward: output of shape {y_data.shape} has no gradient; set its grad first "
                 "(an implicit gradient of 1 is used only for single-element outputs)")
-        xp = backend.get_array_module(y._data)
-        gy = _new_variable(xp.ones_like(y._data), False)
-    elif not isinstance(gy, Variable):
-        gy = Variable(gy, requires_grad=False)
-    if gy.shape != y.shape:
-        raise ValueError(f"backward: gradient shape {gy.shape} does not match output shape {y.shape}")
+        gy_data = backend.get_array_module(y_data).ones_like(y_data)
+    elif gy_data.shape != y_data.shape:
+        raise ValueError(f"backward: gradient shape {gy_data.shape} does not match output shape "
+                         f"{y_data.shape}")
     if loss_scale is not None:
-        xp = backend.get_array_module(gy._data)
-        gy = Variable(xp.asarray(gy._data * gy._data.dtype.type(loss_scale)), requires_grad=False)
-    return gy
+        xp = backend.get_array_module(gy_data)
+        gy_data = xp.asarray(gy_data * gy_data.dtype.type(loss_scale))
+    return gy_data
+
+
+def _seed_grad(y, gy, loss_scale):
+    if gy is not None and not isinstance(gy, Variable):
+        gy = Variable(gy, requires_grad=False)
+    if gy is not None and loss_scale is None:
+        if gy.shape != y.shape:
+            raise ValueError(f"backward: gradient shape {gy.shape} does not match output shape {y.shape}")
+        return gy
+    return _new_variable(seed_array(y._data, None if gy is None else gy._data, loss_scale), False)
 
 
 def _functions_leading_to(outputs, targets):
@@ -181,10 +191,24 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
 
 
 def backward_from(outputs, grad_outputs, retain_grad=False, enable_double_backprop=False,
-                  loss_scale=None):
-    """Backprop from ``outputs`` and accumulate into the leaf variables' ``grad``."""
+                  loss_scale=None, loss_scale_source=None):
+    """Backprop from ``outputs`` and accumulate into the leaf variables' ``grad``.
+
+    ``loss_scale_source`` (an optimizer) is the object whose ``loss_scale`` a ``static_graph``
+    replay of this backward reads, since the scale may change between steps.
+    """
+    trace = _tracing.current()
+    if trace is not None:
+        trace.record_backward(outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale,
+                              loss_scale_source)
+        return
     seeds = [_seed_grad(y, g, loss_scale) for y, g in zip(outputs, grad_outputs)]
     leaf_grads, _ = _run(outputs, seeds, retain_grad, enable_double_backprop, None)
+    accumulate_leaf_grads(leaf_grads, loss_scale, enable_double_backprop)
+
+
+def accumulate_leaf_grads(leaf_grads, loss_scale=None, enable_double_backprop=False):
+    """Add each gradient Variable of ``leaf_grads`` ({VariableNode: Variable}) into its leaf's ``grad``."""
     for node, g in leaf_grads.items():
         var = node._variable()
         if var is None or not var._requires_grad:
@@ -222,6 +246,9 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
 
     Returns a list of Variables (None where an input does not influence the outputs).
     """
+    if _tracing.current() is not None:
+        raise NotImplementedError("grad: not supported inside a static_graph trace; call it outside "
+                                  "the decorated function, or use backward()")
     outputs = list(outputs)
     inputs = list(inputs)
     for v in outputs + inputs:

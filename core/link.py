@@ -6,7 +6,7 @@ import warnings
 
 import numpy
 
-from kusari import backend
+from kusari import _tracing, backend
 from kusari.variable import Parameter
 
 _hooks_state = threading.local()
@@ -162,11 +162,20 @@ class Link:
 
     # gradients and updates --------------------------------------------------------
     def cleargrads(self):
+        """Set every parameter's gradient to None (replayed by a ``static_graph`` that calls it)."""
+        trace = _tracing.current()
+        if trace is not None:
+            trace.record_call(self.cleargrads)
+            return
         for param in self.params():
-            param.cleargrad()
+            param._grad_var = None
 
     def zerograds(self):
         """Deprecated in Chainer too: prefer cleargrads."""
+        trace = _tracing.current()
+        if trace is not None:
+            trace.record_call(self.zerograds)
+            return
         for param in self.params():
             param.zerograd()
 

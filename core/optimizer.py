@@ -9,7 +9,9 @@ import weakref
 
 import numpy
 
-from kusari import backend
+from kusari import _tracing, backend
+from kusari._backprop import backward_from
+from kusari.variable import Variable
 
 
 class Hyperparameter:
@@ -146,7 +148,6 @@ class UpdateRule:
                     hook(self, param)
 
     def _update_fp32(self, param):
-        from kusari.variable import Variable
         if self._fp32_param is None:
             self._fp32_param = Variable(param.array.astype(numpy.float32), name=param.name)
         master = self._fp32_param
@@ -184,7 +185,6 @@ class UpdateRule:
             if not isinstance(serializer, Deserializer):
                 return
             # discover the state's keys by initializing a copy on a dummy parameter
-            from kusari.variable import Variable
             probe = copy.copy(self)
             probe._state = {}
             dummy = numpy.zeros(1, numpy.float32)
@@ -393,13 +393,27 @@ class GradientMethod(Optimizer):
         _zero_missing_grads(self.target.params())
 
     def update(self, lossfun=None, *args, **kwds):
-        """One step: if ``lossfun`` is given, compute the loss, clear grads and backprop first."""
+        """One step: if ``lossfun`` is given, compute the loss, clear grads and backprop first.
+
+        Inside a ``static_graph`` trace the parameter update is recorded and runs at every replay.
+        """
         self._check_setup()
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
+            if not isinstance(loss, Variable):
+                raise TypeError(f"{type(self).__name__}.update: lossfun must return a Variable, "
+                                f"got {type(loss).__name__}")
             self.target.cleargrads()
-            loss.backward(loss_scale=self._loss_scale)
+            backward_from([loss], [loss._grad_var], loss_scale=self._loss_scale, loss_scale_source=self)
             del loss
+        trace = _tracing.current()
+        if trace is not None:
+            trace.record_call(self._update_params)
+        else:
+            self._update_params()
+
+    def _update_params(self):
+        """The update proper: loss-scale check, hooks, and every parameter's update rule."""
         params = list(self.target.params())
         if not self.update_loss_scale():
             for param in params:

@@ -1,4 +1,4 @@
-"""static_graph: trace a forward once per input signature, then replay forward and backward from a flat schedule.
+"""static_graph: trace a forward (or a whole train step) once per input signature, then replay it from a flat schedule.
 
 The first call with a given signature (input shapes, dtypes and array types, ``config.train``,
 ``config.enable_backprop``, the owner's parameters) runs eagerly while every ``FunctionNode``
@@ -9,6 +9,10 @@ without creating Variables or graph nodes per op, and return outputs whose creat
 node; its backward calls the recorded nodes' backward in the order eager backprop would (on
 arrays, through ``_backward_arrays``, for ops that offer one), so results and gradients are
 bit-identical to eager mode.
+
+A traced function may also run backward, ``Link.cleargrads`` and ``Optimizer.update`` (a whole
+train step): these are recorded too, and a replay runs the recorded backward on arrays and calls
+the optimizer's update, so one flat schedule covers forward, backward and update.
 
 Python code between ops is not replayed: side effects that must happen every call go into
 ``@static_code`` functions; ``kusari.report`` calls made during the trace are replayed
@@ -23,26 +27,26 @@ import weakref
 
 import numpy
 
-from kusari import backend, function_node, utils
+from kusari import _backprop, _tracing, backend, function_node, link, utils
 from kusari import reporter as reporter_module
 from kusari.configuration import config, no_backprop_mode
 from kusari.function_node import FunctionNode
 from kusari.link import Link
 from kusari.variable import Variable, VariableNode, _new_variable
 
-_local = threading.local()  # .trace: the _Trace being recorded on this thread (None when none)
 _hook_lock = threading.Lock()
 _n_tracing = 0
 
 
 def _current_trace():
-    return getattr(_local, "trace", None)
+    """The trace being recorded on this thread, paused or not (None when none)."""
+    return getattr(_tracing.local, "trace", None)
 
 
 def _record_apply(node, xs, in_data):
     """The ``FunctionNode.apply`` hook installed while any thread traces."""
-    trace = getattr(_local, "trace", None)
-    if trace is None or trace.paused:
+    trace = _tracing.current()
+    if trace is None:
         return node.forward(in_data)
     return trace.record_op(node, xs, in_data)
 
@@ -140,12 +144,66 @@ class _Code:
         self.kwargs = kwargs
         self.out_template = out_template
 
-    def run(self, vals):
+    def run(self, schedule, vals, inputs):
         args = _fill(self.args, vals)
         kwargs = _fill(self.kwargs, vals)
         with no_backprop_mode():
             result = self.func(*args, **kwargs)
         _scatter(self.out_template, result, vals)
+
+
+class _Call:
+    """A recorded framework call with no array arguments (``cleargrads``, an optimizer's update):
+    called again at every replay."""
+
+    __slots__ = ("func", "refresh")
+
+    def __init__(self, func):
+        self.func = func
+        self.refresh = False    # set when ops follow: they must see parameters the call replaced
+
+    def run(self, schedule, vals, inputs):
+        self.func()
+        if self.refresh:
+            for k, var in schedule.externals:
+                vals[k] = var._data
+
+
+class _Backward:
+    """A recorded backward: at replay, backprop on arrays from its outputs' slots through the
+    recorded ops and add the leaf gradients into the leaves' ``grad``, as eager backward does."""
+
+    __slots__ = ("out_nodes", "seeds", "loss_scale", "scale_source", "targets")
+
+    def __init__(self, out_nodes, seeds, loss_scale, scale_source):
+        self.out_nodes = out_nodes          # the traced outputs' VariableNodes (until the trace is finished)
+        self.seeds = seeds                  # per output: None (implicit 1), ("slot", k) or ("const", array)
+        self.loss_scale = loss_scale
+        self.scale_source = scale_source    # an optimizer whose current loss_scale replaces loss_scale
+        self.targets = ()                   # per output: its slot, ~leaf number, or None
+
+    def run(self, schedule, vals, inputs):
+        scale = self.loss_scale if self.scale_source is None else self.scale_source._loss_scale
+        leaves = schedule.leaves(inputs)
+        seeds = []
+        for target, seed in zip(self.targets, self.seeds):
+            if target is None:
+                continue
+            y = vals[target] if target >= 0 else leaves[~target]._data
+            gy = None if seed is None else (vals[seed[1]] if seed[0] == "slot" else seed[1])
+            seeds.append((target, _backprop.seed_array(y, gy, scale)))
+        leaf_grads = schedule.backprop(tuple(seeds))
+        done, pending = {}, []
+        for var, g in zip(leaves, leaf_grads):
+            if g is not None:
+                if var._node.creator_node is None:
+                    done[var._node] = _new_variable(g, False)
+                else:   # the graph goes on behind this leaf, outside the schedule
+                    pending.append((var, _new_variable(g, False)))
+        _backprop.accumulate_leaf_grads(done, scale)
+        if pending:
+            outer, _ = _backprop._run([v for v, _ in pending], [g for _, g in pending], False, False, None)
+            _backprop.accumulate_leaf_grads(outer, scale)
 
 
 def _structure(obj, leaf):
@@ -260,6 +318,39 @@ class _Trace:
         self.steps.append(_Code(func, arg_t, kwarg_t, _structure(result, self._result_leaf)))
         return result
 
+    def record_call(self, func):
+        """Call ``func()`` now and at every replay (framework calls such as ``cleargrads``)."""
+        self.paused += 1
+        try:
+            func()
+        finally:
+            self.paused -= 1
+        self.steps.append(_Call(func))
+
+    def record_backward(self, outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale,
+                        loss_scale_source):
+        """Run an eager backward now and record it for replay (see ``_backprop.backward_from``)."""
+        if retain_grad or enable_double_backprop:
+            raise NotImplementedError(
+                "static_graph: backward(retain_grad=True) or backward(enable_double_backprop=True) "
+                "inside a traced function is not supported; call it outside the decorated function")
+        seeds = []
+        for g in grad_outputs:
+            if g is None:
+                seeds.append(None)
+            else:
+                array = g._data if isinstance(g, Variable) else g
+                slot = self.slot_of_array.get(id(array))
+                seeds.append(("const", array) if slot is None else ("slot", slot))
+        self.paused += 1
+        try:
+            _backprop.backward_from(outputs, grad_outputs, retain_grad, enable_double_backprop,
+                                    loss_scale)
+        finally:
+            self.paused -= 1
+        self.steps.append(_Backward(tuple([y._node for y in outputs]), seeds, loss_scale,
+                                    loss_scale_source))
+
     def record_report(self, values, observer):
         if not self.paused:
             self.steps.append(_Code(reporter_module.report, _structure((values, observer), self._arg_leaf),
@@ -328,8 +419,14 @@ class _Schedule:
                     self.producer[k] = op
         self.plans = {}
         self.generation = 0
+        op_follows = False
+        for step in reversed(self.steps):
+            if type(step) is _Op:
+                op_follows = True
+            elif type(step) is _Call:
+                step.refresh = op_follows
         # The forward as flat tuples, so a replay does no attribute lookups per op:
-        # (static_code step or None, bound forward, node __dict__, state, input slots,
+        # (recorded call, backward or static_code step, or None; bound forward, node __dict__, state, input slots,
         #  output slots, node when linked else None).
         self._program = [(step, None, None, None, None, None, None) if type(step) is not _Op else
                          (None, step.node.forward, step.node.__dict__, step.state, step.in_slots,
@@ -345,7 +442,7 @@ class _Schedule:
             vals[k] = var._data
         for code, forward, d, state, in_slots, out_slots, node in self._program:
             if code is not None:
-                code.run(vals)
+                code.run(self, vals, inputs)
                 continue
             d.clear()
             d.update(state)
@@ -368,9 +465,13 @@ class _Schedule:
         self.generation += 1
         return self._outputs(inputs, vals)
 
+    def leaves(self, inputs):
+        """The Variables gradients flow to, in ``leaf_sources`` order, for a call with ``inputs``."""
+        return [inputs[p] if v is None else v for p, v in self.leaf_sources]
+
     def _outputs(self, inputs, vals):
         variables = {}
-        leaves = [inputs[p] if v is None else v for p, v in self.leaf_sources]
+        leaves = self.leaves(inputs)
         if self.out_slots and leaves and config.enable_backprop:
             node = _StaticGraphNode(self, self.generation)
             leaf_nodes = tuple([v._node for v in leaves])
@@ -404,9 +505,10 @@ class _Schedule:
         return t[1]
 
     # backward -------------------------------------------------------------------
-    def _plan(self, seeded):
-        """The linked ops in the order eager backprop pops them (by rank, then push order), as
-        (array-level backward or None, node, input indexes, output slots, gradient targets)."""
+    def _plan(self, seed_slots):
+        """The linked ops in the order eager backprop pops them when seeded at ``seed_slots`` (by
+        rank, then push order), as (array-level backward or None, node, input indexes, output
+        slots, gradient targets)."""
         heap, pushed, plan = [], set(), []
 
         def schedule(slot):
@@ -415,9 +517,8 @@ class _Schedule:
                 pushed.add(id(op))
                 heapq.heappush(heap, (-op.node.rank, len(pushed), op))
 
-        for k, has in zip(self.out_slots, seeded):
-            if has:
-                schedule(k)
+        for k in seed_slots:
+            schedule(k)
         while heap:
             op = heapq.heappop(heap)[2]
             if op.indexes:
@@ -438,15 +539,19 @@ class _Schedule:
                 f"static_graph({self.name}): backward of an earlier call after the graph was replayed "
                 "again; the replay reuses its nodes, so run backward before the next call "
                 "(or set config.use_static_graph=False)")
-        seeded = tuple([g is not None for g in grad_outputs])
-        plan = self.plans.get(seeded)
+        return self.backprop(tuple([(k, g) for k, g in zip(self.out_slots, grad_outputs) if g is not None]))
+
+    def backprop(self, seeds):
+        """Gradient arrays of the leaves from ``seeds``, (target, gradient array) pairs where a
+        target is a slot or ~leaf number, through the ops of the latest replay."""
+        key = tuple([t for t, _ in seeds])
+        plan = self.plans.get(key)
         if plan is None:
-            plan = self.plans[seeded] = self._plan(seeded)
+            plan = self.plans[key] = self._plan([t for t in key if t >= 0])
         grads = [None] * self.n_slots
-        for k, g in zip(self.out_slots, grad_outputs):
-            if g is not None:
-                grads[k] = g
         leaf_grads = [None] * len(self.leaf_sources)
+        for t, g in seeds:
+            _accumulate(grads, leaf_grads, t, g)
         for backward_arrays, node, indexes, out_slots, targets in plan:
             if len(out_slots) == 1:
                 k = out_slots[0]
@@ -465,15 +570,19 @@ class _Schedule:
             if gxs is None:
                 gxs = _variable_backward(node, indexes, gys)
             for t, gx in zip(targets, gxs):
-                if gx is None or t is None:
-                    continue
-                if t >= 0:
-                    old = grads[t]
-                    grads[t] = gx if old is None else utils.force_array(old + gx)
-                else:
-                    old = leaf_grads[~t]
-                    leaf_grads[~t] = gx if old is None else utils.force_array(old + gx)
+                if gx is not None and t is not None:
+                    _accumulate(grads, leaf_grads, t, gx)
         return tuple(leaf_grads)
+
+
+def _accumulate(grads, leaf_grads, target, g):
+    """Add gradient array ``g`` into ``grads[target]`` (a slot) or ``leaf_grads[~target]``."""
+    if target >= 0:
+        old = grads[target]
+        grads[target] = g if old is None else utils.force_array(old + g)
+    else:
+        old = leaf_grads[~target]
+        leaf_grads[~target] = g if old is None else utils.force_array(old + g)
 
 
 def _variable_backward(node, indexes, gys):
@@ -549,6 +658,11 @@ def _finish(name, trace, result):
         op.state.update(inputs=tuple([private(vn, k, vn.rank) for vn, k in zip(inputs, op.in_slots)]),
                         outputs=tuple([weakref.ref(p) for p in outs]), rank=original.rank)
 
+    for step in trace.steps:
+        if type(step) is _Backward:
+            step.targets = tuple([target(vn) for vn in step.out_nodes])
+            step.out_nodes = None
+
     out_slots, out_ranks = [], []
 
     def out_leaf(obj):
@@ -585,13 +699,13 @@ def _trace(name, func, args, kwargs, inputs):
     with _hook_lock:
         _n_tracing += 1
         function_node._trace_hook = _record_apply
-    _local.trace = trace
+    _tracing.local.trace = trace
     recorder = _RecordingReporter(trace, reporter_module.get_current_reporter())
     try:
         with recorder:
             result = func(*args, **kwargs)
     finally:
-        _local.trace = None
+        _tracing.local.trace = None
         with _hook_lock:
             _n_tracing -= 1
             if not _n_tracing:
@@ -622,7 +736,8 @@ class _StaticGraph:
         inputs = []
         owner = args[0] if args and isinstance(args[0], Link) else None
         if owner is None:
-            key = _signature(args, kwargs, inputs, func.__qualname__)
+            # A plain function reaches parameters through closures: any change of structure retraces.
+            key = (_signature(args, kwargs, inputs, func.__qualname__), link._structure_version[0])
             cache = self._free
         else:
             key = (_signature(args[1:], kwargs, inputs, func.__qualname__),

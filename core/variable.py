@@ -3,7 +3,7 @@ import weakref
 
 import numpy
 
-from kusari import backend
+from kusari import _tracing, backend
 from kusari.configuration import get_dtype
 
 
@@ -268,11 +268,19 @@ class Variable:
 
     # gradients ----------------------------------------------------------------
     def cleargrad(self) -> None:
-        """Set the gradient to None."""
+        """Set the gradient to None (replayed by a ``static_graph`` that calls it)."""
+        trace = _tracing.current()
+        if trace is not None:
+            trace.record_call(self.cleargrad)
+            return
         self._grad_var = None
 
     def zerograd(self) -> None:
-        """Set the gradient to zeros (allocating if needed)."""
+        """Set the gradient to zeros, allocating if needed (replayed by a ``static_graph`` that calls it)."""
+        trace = _tracing.current()
+        if trace is not None:
+            trace.record_call(self.zerograd)
+            return
         if self._data is None:
             return
         if self._grad_var is None:
