@@ -424,9 +424,10 @@ class GradientMethod(Optimizer):
             self.call_hooks("pre")
         self.t += 1
         for param in params:
-            if param.update_rule is None:
-                param.update_rule = self.create_update_rule()
-            param.update()
+            rule = param.update_rule
+            if rule is None:
+                rule = param.update_rule = self.create_update_rule()
+            rule.update(param)
         if self._post_update_hooks:
             self.call_hooks("post")
 

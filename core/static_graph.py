@@ -21,6 +21,7 @@ automatically with the new values.
 import copy
 import functools
 import heapq
+import operator
 import threading
 import types
 import weakref
@@ -195,12 +196,16 @@ class _Backward:
         leaf_grads = schedule.backprop(tuple(seeds))
         done, pending = {}, []
         for var, g in zip(leaves, leaf_grads):
-            if g is not None:
-                if var._node.creator_node is None:
-                    done[var._node] = _new_variable(g, False)
-                else:   # the graph goes on behind this leaf, outside the schedule
-                    pending.append((var, _new_variable(g, False)))
-        _backprop.accumulate_leaf_grads(done, scale)
+            if g is None:
+                continue
+            if var._node.creator_node is not None:  # the graph goes on behind this leaf, outside the schedule
+                pending.append((var, _new_variable(g, False)))
+            elif var._grad_var is None and var._requires_grad and scale is None:
+                var._grad_var = _new_variable(g, False)     # the usual case, after cleargrads
+            else:
+                done[var._node] = _new_variable(g, False)
+        if done:
+            _backprop.accumulate_leaf_grads(done, scale)
         if pending:
             outer, _ = _backprop._run([v for v, _ in pending], [g for _, g in pending], False, False, None)
             _backprop.accumulate_leaf_grads(outer, scale)
@@ -426,11 +431,10 @@ class _Schedule:
             elif type(step) is _Call:
                 step.refresh = op_follows
         # The forward as flat tuples, so a replay does no attribute lookups per op:
-        # (recorded call, backward or static_code step, or None; bound forward, node __dict__, state, input slots,
-        #  output slots, node when linked else None).
-        self._program = [(step, None, None, None, None, None, None) if type(step) is not _Op else
-                         (None, step.node.forward, step.node.__dict__, step.state, step.in_slots,
-                          step.out_slots, step.node if step.linked else None)
+        self._program = [(step,) + (None,) * 8 if type(step) is not _Op else
+                         (None, step.node.forward, step.node.__dict__, step.state) + _gather(step.in_slots)
+                         + (step.out_slots[0] if len(step.out_slots) == 1 else None, step.out_slots,
+                            step.node if step.linked else None)
                          for step in self.steps]
 
     # forward --------------------------------------------------------------------
@@ -440,16 +444,16 @@ class _Schedule:
             vals[k] = x._data if isinstance(x, Variable) else x
         for k, var in self.externals:
             vals[k] = var._data
-        for code, forward, d, state, in_slots, out_slots, node in self._program:
+        for code, forward, d, state, gather, in_slot, out_slot, out_slots, node in self._program:
             if code is not None:
                 code.run(self, vals, inputs)
                 continue
             d.clear()
             d.update(state)
-            in_data = tuple([vals[k] for k in in_slots])
+            in_data = (vals[in_slot],) if gather is None else gather(vals)
             outs = forward(in_data)
-            if len(out_slots) == 1:
-                vals[out_slots[0]] = outs[0]
+            if out_slot is not None:
+                vals[out_slot] = outs[0]
             else:
                 for k, y in zip(out_slots, outs):
                     vals[k] = y
@@ -548,10 +552,13 @@ class _Schedule:
         plan = self.plans.get(key)
         if plan is None:
             plan = self.plans[key] = self._plan([t for t in key if t >= 0])
-        grads = [None] * self.n_slots
-        leaf_grads = [None] * len(self.leaf_sources)
+        # Slots first, then the leaves backwards: leaf j's gradient is grads[~j].
+        n_leaves = len(self.leaf_sources)
+        grads = [None] * (self.n_slots + n_leaves)
+        force_array = utils.force_array
         for t, g in seeds:
-            _accumulate(grads, leaf_grads, t, g)
+            old = grads[t]
+            grads[t] = g if old is None else force_array(old + g)
         for backward_arrays, node, indexes, out_slots, targets in plan:
             if len(out_slots) == 1:
                 k = out_slots[0]
@@ -571,18 +578,16 @@ class _Schedule:
                 gxs = _variable_backward(node, indexes, gys)
             for t, gx in zip(targets, gxs):
                 if gx is not None and t is not None:
-                    _accumulate(grads, leaf_grads, t, gx)
-        return tuple(leaf_grads)
+                    old = grads[t]
+                    grads[t] = gx if old is None else force_array(old + gx)
+        return tuple([grads[~j] for j in range(n_leaves)])
 
 
-def _accumulate(grads, leaf_grads, target, g):
-    """Add gradient array ``g`` into ``grads[target]`` (a slot) or ``leaf_grads[~target]``."""
-    if target >= 0:
-        old = grads[target]
-        grads[target] = g if old is None else utils.force_array(old + g)
-    else:
-        old = leaf_grads[~target]
-        leaf_grads[~target] = g if old is None else utils.force_array(old + g)
+def _gather(slots):
+    """(tuple-valued getter of ``slots``' values, or None; the single slot when there is one)."""
+    if len(slots) == 1:
+        return None, slots[0]
+    return operator.itemgetter(*slots), None
 
 
 def _variable_backward(node, indexes, gys):

@@ -13,8 +13,8 @@ class SGDRule(BuiltinRule):
         super().__init__(parent_hyperparam, lr=lr)
 
     def update_core(self, param):
-        data = param.array
-        data -= param.grad * self.hyperparam.lr
+        data = param._data
+        data -= param._grad_var._data * self.hyperparam.lr
 
 
 class SGD(BuiltinMethod):
