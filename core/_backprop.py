@@ -6,7 +6,7 @@ import numpy
 from kusari import _tracing, backend
 from kusari.configuration import _UNSET, config
 from kusari.utils import force_array
-from kusari.variable import Variable, _new_variable
+from kusari.variable import Variable, _new_gradient, _new_variable
 
 
 def seed_array(y_data, gy_data, loss_scale):
@@ -121,7 +121,7 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                     if retain_grad:
                         var = node._variable()
                         if var is not None:
-                            var._grad_var = _new_variable(g, False) if array_path else g
+                            var._grad_var = _new_gradient(g) if array_path else g
                 gys.append(g)
             inputs = func.inputs
             indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
@@ -185,8 +185,8 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                 found[node] = grads[node]
     leaf_grads = {node: grads[node] for node in leaves if node in grads}
     if array_path:
-        leaf_grads = {node: _new_variable(g, False) for node, g in leaf_grads.items()}
-        found = {node: _new_variable(g, False) for node, g in found.items()}
+        leaf_grads = {node: _new_gradient(g) for node, g in leaf_grads.items()}
+        found = {node: _new_gradient(g) for node, g in found.items()}
     return leaf_grads, found
 
 

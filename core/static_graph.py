@@ -33,7 +33,7 @@ from kusari import reporter as reporter_module
 from kusari.configuration import config, no_backprop_mode
 from kusari.function_node import FunctionNode
 from kusari.link import Link
-from kusari.variable import Variable, VariableNode, _new_variable
+from kusari.variable import Variable, VariableNode, _new_gradient, _new_variable
 
 _hook_lock = threading.Lock()
 _n_tracing = 0
@@ -199,11 +199,11 @@ class _Backward:
             if g is None:
                 continue
             if var._node.creator_node is not None:  # the graph goes on behind this leaf, outside the schedule
-                pending.append((var, _new_variable(g, False)))
+                pending.append((var, _new_gradient(g)))
             elif var._grad_var is None and var._requires_grad and scale is None:
-                var._grad_var = _new_variable(g, False)     # the usual case, after cleargrads
+                var._grad_var = _new_gradient(g)     # the usual case, after cleargrads
             else:
-                done[var._node] = _new_variable(g, False)
+                done[var._node] = _new_gradient(g)
         if done:
             _backprop.accumulate_leaf_grads(done, scale)
         if pending:
@@ -396,7 +396,7 @@ class _StaticGraphNode(FunctionNode):
     def backward(self, target_input_indexes, grad_outputs):
         gxs = self._schedule.backward(self._generation, tuple([None if g is None else g._data
                                                               for g in grad_outputs]))
-        return tuple([None if g is None else _new_variable(g, False) for g in gxs])
+        return tuple([None if g is None else _new_gradient(g) for g in gxs])
 
     def _backward_arrays(self, target_input_indexes, grad_outputs):
         return self._schedule.backward(self._generation, grad_outputs)

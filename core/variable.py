@@ -107,6 +107,13 @@ class Variable:
         self._grad_var = None if grad is None else Variable(grad, requires_grad=False)
         self._node = VariableNode(self, requires_grad)
 
+    def __getattr__(self, name):
+        # Runs only when normal lookup fails: for a gradient made by _new_gradient, on first use of its node.
+        if name == "_node":
+            node = self._node = VariableNode(self, self._requires_grad)
+            return node
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @classmethod
     def _from_node(cls, data, node):
         """A Variable bound to an existing node whose original Variable is gone."""
@@ -494,6 +501,20 @@ def _new_variable(data, requires_grad: bool) -> Variable:
     node.dtype = data.dtype
     node.requires_grad = requires_grad
     var._node = node
+    return var
+
+
+def _new_gradient(data) -> Variable:
+    """A Variable holding gradient array ``data``, made without its node (the node is made on first
+    use, see ``Variable.__getattr__``): most gradients never enter a graph."""
+    if type(data) is not numpy.ndarray:
+        return Variable(data, requires_grad=False)
+    var = _object_new(Variable)
+    var._data = data
+    var._requires_grad = False
+    var._name = None
+    var._loss_scale = None
+    var._grad_var = None
     return var
 
 

@@ -350,3 +350,21 @@ def test_zero_dim_gradients_accumulate_as_arrays():
     assert type(x.grad) is numpy.ndarray and x.grad.dtype == numpy.float32
     assert x.grad == 7.0
     assert type(x.grad_var) is kusari.Variable and not x.grad_var.requires_grad
+
+
+def test_gradient_variables_get_their_node_on_first_use():
+    """Backward makes gradient Variables without a node; using one in an op, copying or pickling it
+    makes the node then."""
+    import copy
+    import pickle
+    x = kusari.Variable(numpy.arange(3, dtype=numpy.float32))
+    F.sum(x * x).backward()
+    g = x.grad_var
+    assert g.creator is None and not g.requires_grad
+    y = F.sum(g * 2)                                   # an op on the gradient: its node is made here
+    assert y.array == 12.0                              # 2 * (0 + 2 + 4)
+    for clone in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        numpy.testing.assert_array_equal(clone.array, [0, 2, 4])
+        assert clone.creator is None
+    with pytest.raises(AttributeError, match="'Variable' object has no attribute 'no_such_name'"):
+        g.no_such_name

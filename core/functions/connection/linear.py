@@ -80,8 +80,9 @@ class LinearFunction(FunctionNode):
         if 1 in indexes:
             ret.append(_grad_weight(x, gy, W.shape))
         if 2 in indexes:
-            # What F.sum computes, so both paths agree bit for bit.
-            ret.append(utils.force_array(gy.sum(axis=tuple(range(self._n_batch_axes)))))
+            # What F.sum computes, so both paths agree bit for bit (the sum keeps the output axis).
+            ret.append(gy.sum(axis=0) if self._n_batch_axes == 1 else
+                       gy.sum(axis=tuple(range(self._n_batch_axes))))
         return tuple(ret)
 
 

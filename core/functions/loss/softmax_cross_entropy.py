@@ -9,24 +9,15 @@ from kusari.variable import Variable
 _SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
 
 
-def _label_index(xp, t):
-    """Index arrays picking element [n, t[n, ...], ...] of an array seen through :func:`_by_class`.
-
-    For (N, C) inputs that is (arange(N), t), whose picks have t's shape; otherwise the array is
-    viewed as (N, C, R) and the picks have shape (N, R).
-    """
+def _label_index(xp, t, n_class):
+    """Flat positions, in row-major order, of the elements x[n, t[n, ...], ...] of an x of shape
+    (N, C, ...): an int array of t's shape (one flat index reads faster than a tuple of index arrays)."""
     n = t.shape[0]
     if t.ndim == 1:
-        return xp.arange(n), t
+        return xp.arange(n) * n_class + t
     rest = utils.size_of_shape(t.shape[1:])
-    return (xp.arange(n)[:, None], t.reshape(n, rest), xp.arange(rest)[None, :])
-
-
-def _by_class(a):
-    """``a`` (N, C, ...) as (N, C) when it has two axes, else as (N, C, R): what the label index reads."""
-    if a.ndim == 2:
-        return a
-    return a.reshape(a.shape[0], a.shape[1], utils.size_of_shape(a.shape[2:]))
+    rows = xp.arange(n)[:, None] * n_class + t.reshape(n, rest)
+    return (rows * rest + xp.arange(rest)).reshape(t.shape)
 
 
 class _CachedSoftmax(Softmax):
@@ -47,7 +38,7 @@ class _CachedSoftmax(Softmax):
 
 
 class SoftmaxCrossEntropy(FunctionNode):
-    _index = None  # indexes of the label positions in x viewed as (N, C, R); None for soft targets
+    _index = None  # flat positions of the labels in x (see _label_index); None for soft targets
 
     def __init__(self, normalize, cache_score, class_weight, ignore_label, reduce,
                  soft_target_loss):
@@ -126,9 +117,8 @@ class SoftmaxCrossEntropy(FunctionNode):
             valid = t != self.ignore_label
             label = xp.where(valid, t, 0)
             weight = valid.astype(x.dtype)
-        self._index = _label_index(xp, label)
-        picked = _by_class(z)[self._index]
-        log_p = (picked - xp.log(total).reshape(picked.shape)).reshape(t.shape)
+        self._index = _label_index(xp, label, x.shape[1])
+        log_p = z.reshape(-1)[self._index] - xp.log(total).reshape(t.shape)
         if self.class_weight is not None:
             class_weight = xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
             weight = class_weight if weight is None else weight * class_weight
@@ -193,9 +183,11 @@ class SoftmaxCrossEntropy(FunctionNode):
 
 
 def _label_grad(y, g, index):
+    """``(y - onehot(t)) * g`` broadcast over the class axis; ``index`` from :func:`_label_index`."""
     gx = y * g.reshape(g.shape[:1] + (1,) + g.shape[1:])
-    picked = _by_class(gx)
-    picked[index] -= g.reshape(index[1].shape)
+    if not gx.flags.c_contiguous:
+        gx = gx.copy()
+    gx.reshape(-1)[index] -= g
     return gx
 
 
@@ -221,9 +213,8 @@ class _LabelGrad(FunctionNode):
             if i == 0:
                 ret.append(ggx * reshape(g, g.shape[:1] + (1,) + g.shape[1:]))
             else:
-                by_class = ggx if ggx.ndim == 2 else reshape(ggx, _by_class(ggx.array).shape)
-                picked = get_item(by_class, self._index)
-                ret.append(_sum(ggx * y, axis=1) - reshape(picked, g.shape))
+                picked = get_item(reshape(ggx, (ggx.size,)), self._index)
+                ret.append(_sum(ggx * y, axis=1) - picked)
         return tuple(ret)
 
 
