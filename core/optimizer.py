@@ -366,7 +366,7 @@ class GradientMethod(Optimizer):
         if hp is not None and name in hp.__dict__:
             setattr(hp, name, value)
         else:
-            super().__setattr__(name, value)
+            object.__setattr__(self, name, value)
 
     def setup(self, link):
         super().setup(link)
@@ -415,7 +415,7 @@ class GradientMethod(Optimizer):
     def _update_params(self):
         """The update proper: loss-scale check, hooks, and every parameter's update rule."""
         params = list(self.target.params())
-        if not self.update_loss_scale():
+        if self._loss_scaling_interval is not None and not self.update_loss_scale():
             for param in params:
                 param._loss_scale = None
             return

@@ -174,7 +174,7 @@ class _Backward:
     """A recorded backward: at replay, backprop on arrays from its outputs' slots through the
     recorded ops and add the leaf gradients into the leaves' ``grad``, as eager backward does."""
 
-    __slots__ = ("out_nodes", "seeds", "loss_scale", "scale_source", "targets")
+    __slots__ = ("out_nodes", "seeds", "loss_scale", "scale_source", "targets", "key")
 
     def __init__(self, out_nodes, seeds, loss_scale, scale_source):
         self.out_nodes = out_nodes          # the traced outputs' VariableNodes (until the trace is finished)
@@ -182,6 +182,7 @@ class _Backward:
         self.loss_scale = loss_scale
         self.scale_source = scale_source    # an optimizer whose current loss_scale replaces loss_scale
         self.targets = ()                   # per output: its slot, ~leaf number, or None
+        self.key = ()                       # the targets that are not None
 
     def run(self, schedule, vals, inputs):
         scale = self.loss_scale if self.scale_source is None else self.scale_source._loss_scale
@@ -193,7 +194,7 @@ class _Backward:
             y = vals[target] if target >= 0 else leaves[~target]._data
             gy = None if seed is None else (vals[seed[1]] if seed[0] == "slot" else seed[1])
             seeds.append((target, _backprop.seed_array(y, gy, scale)))
-        leaf_grads = schedule.backprop(tuple(seeds))
+        leaf_grads = schedule.backprop(self.key, seeds)
         done, pending = {}, []
         for var, g in zip(leaves, leaf_grads):
             if g is None:
@@ -475,8 +476,8 @@ class _Schedule:
 
     def _outputs(self, inputs, vals):
         variables = {}
-        leaves = self.leaves(inputs)
-        if self.out_slots and leaves and config.enable_backprop:
+        leaves = self.leaves(inputs) if self.out_slots else ()
+        if leaves and config.enable_backprop:
             node = _StaticGraphNode(self, self.generation)
             leaf_nodes = tuple([v._node for v in leaves])
             node.inputs = leaf_nodes
@@ -543,12 +544,13 @@ class _Schedule:
                 f"static_graph({self.name}): backward of an earlier call after the graph was replayed "
                 "again; the replay reuses its nodes, so run backward before the next call "
                 "(or set config.use_static_graph=False)")
-        return self.backprop(tuple([(k, g) for k, g in zip(self.out_slots, grad_outputs) if g is not None]))
+        seeds = tuple([(k, g) for k, g in zip(self.out_slots, grad_outputs) if g is not None])
+        return self.backprop(tuple([k for k, _ in seeds]), seeds)
 
-    def backprop(self, seeds):
+    def backprop(self, key, seeds):
         """Gradient arrays of the leaves from ``seeds``, (target, gradient array) pairs where a
-        target is a slot or ~leaf number, through the ops of the latest replay."""
-        key = tuple([t for t, _ in seeds])
+        target is a slot or ~leaf number, through the ops of the latest replay; ``key`` is the
+        tuple of the seeds' targets."""
         plan = self.plans.get(key)
         if plan is None:
             plan = self.plans[key] = self._plan([t for t in key if t >= 0])
@@ -666,6 +668,7 @@ def _finish(name, trace, result):
     for step in trace.steps:
         if type(step) is _Backward:
             step.targets = tuple([target(vn) for vn in step.out_nodes])
+            step.key = tuple([t for t in step.targets if t is not None])
             step.out_nodes = None
 
     out_slots, out_ranks = [], []

@@ -7,9 +7,9 @@ class PiecewiseLinear(FunctionNode):
     """``y = f(x)`` elementwise, where ``f'`` takes finitely many constant values.
 
     Subclasses set ``_fname`` and implement ``_value(xp, x)`` and ``_slope(xp, x)`` on arrays
-    (``_slope`` must return an array of ``x``'s dtype). The backward ``gy * slope(x)`` treats the
-    slope as a constant: its derivative with respect to ``x`` is zero wherever it exists, so
-    double backprop is exact away from the kinks.
+    (``_slope`` must return a new array of ``x``'s shape and dtype: backward scales it in place).
+    The backward ``gy * slope(x)`` treats the slope as a constant: its derivative with respect to
+    ``x`` is zero wherever it exists, so double backprop is exact away from the kinks.
     """
 
     _fname = ""
@@ -24,7 +24,9 @@ class PiecewiseLinear(FunctionNode):
         return grad_outputs[0] * self._slope_array(self.get_retained_inputs()[0].array),
 
     def _backward_arrays(self, indexes, grad_outputs):
-        return utils.force_array(grad_outputs[0] * self._slope_array(self.inputs[0].data)),
+        gx = self._slope_array(self.inputs[0].data)
+        gx *= grad_outputs[0]   # slope * gy: the same bits as backward's gy * slope
+        return gx,
 
     def _slope_array(self, x):
         return utils.force_array(self._slope(backend.get_array_module(x), x))

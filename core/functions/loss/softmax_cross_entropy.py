@@ -14,7 +14,7 @@ def _label_index(xp, t, n_class):
     (N, C, ...): an int array of t's shape (one flat index reads faster than a tuple of index arrays)."""
     n = t.shape[0]
     if t.ndim == 1:
-        return xp.arange(n) * n_class + t
+        return t + xp.arange(0, n * n_class, n_class)
     rest = utils.size_of_shape(t.shape[1:])
     rows = xp.arange(n)[:, None] * n_class + t.reshape(n, rest)
     return (rows * rest + xp.arange(rest)).reshape(t.shape)
