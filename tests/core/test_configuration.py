@@ -43,6 +43,7 @@ def test_nested_using_config_restores_outer_value():
     assert kusari.config.debug is configuration.LocalConfig.debug
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered in log:RuntimeWarning")  # the NaN it checks
 def test_debug_mode_names_the_op_that_produced_nan():
     x = kusari.Variable(numpy.array([-1.0, 1.0], numpy.float32))
     with kusari.using_config("debug", True):
