@@ -45,10 +45,10 @@ class LinearFunction(FunctionNode):
         b = inputs[2] if len(inputs) == 3 else None
         k = self._n_batch_axes
         dtype = x.dtype
-        if not (dtype.kind == "f" and W.dtype == dtype and W.ndim == 2 and x.ndim == k + 1
+        if not (dtype.kind == "f" and W.dtype is dtype and W.ndim == 2 and x.ndim == k + 1
                 and x.shape[k] == W.shape[1]
-                and (b is None or (b.dtype == dtype and b.shape == W.shape[:1]))):
-            _check_inputs(x, W, b, k)   # the common case passes one test; this explains a failure
+                and (b is None or (b.dtype is dtype and b.shape == W.shape[:1]))):
+            _check_inputs(x, W, b, k)   # the common case passes one test; this checks the rest in full
         self.retain_inputs((0, 1))
         flat = x.ndim == 2  # the common case needs no reshapes
         y = x @ W.T if flat else x.reshape(-1, W.shape[1]) @ W.T

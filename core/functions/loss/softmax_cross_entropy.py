@@ -122,17 +122,22 @@ class SoftmaxCrossEntropy(FunctionNode):
         if self.class_weight is not None:
             class_weight = xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
             weight = class_weight if weight is None else weight * class_weight
-        loss = -log_p if weight is None else -log_p * weight
         if self.reduce == "mean":
             if not self.normalize:
                 count = len(x)
             else:
                 count = t.size if valid is None else int(valid.sum())
             coeff = 1.0 / max(count, 1)
-            weight = xp.full(t.shape, coeff, x.dtype) if weight is None else weight * x.dtype.type(coeff)
-            loss = loss.sum() * coeff
-        elif weight is None:
-            weight = xp.ones(t.shape, x.dtype)
+            if weight is None:      # sum(-log_p) * coeff, with the negation folded into the coefficient
+                loss = log_p.sum() * -coeff
+                weight = xp.full(t.shape, coeff, x.dtype)
+            else:
+                loss = (-log_p * weight).sum() * coeff
+                weight = weight * x.dtype.type(coeff)
+        else:
+            loss = -log_p if weight is None else -log_p * weight
+            if weight is None:
+                weight = xp.ones(t.shape, x.dtype)
         self._weight = weight
         return utils.force_array(loss),
 
