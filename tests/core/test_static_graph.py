@@ -443,3 +443,22 @@ def test_positional_array_arguments_share_the_general_cache_key():
         fast, general = [], []
         assert sg._signature(args, kwargs, fast, "f") == sg._flatten((args, kwargs), general, "f")
         assert [id(a) for a in fast] == [id(a) for a in general]
+
+
+def test_non_differentiable_values_are_recomputed_at_every_replay():
+    """Accuracy, comparisons, sign and the other gradient-free functions run as ops: a replay
+    computes them from its own data, as eager mode does."""
+    @static_graph
+    def metrics(y, t, r, b):
+        v = kusari.Variable(y)
+        return (F.accuracy(y, t), F.binary_accuracy(y, b), F.r2_score(y, r), F.sign(v), v > 0,
+                v >= r, F.classification_summary(y, t, label_num=3)[0])
+
+    rng = numpy.random.default_rng(5)
+    for _ in range(3):
+        y = rng.standard_normal((8, 3)).astype(numpy.float32)
+        t = rng.integers(0, 3, 8).astype(numpy.int32)
+        r = rng.standard_normal((8, 3)).astype(numpy.float32)
+        b = rng.integers(0, 2, (8, 3)).astype(numpy.int32)
+        for got, want in zip(metrics(y, t, r, b), _eager(metrics, y, t, r, b)):
+            assert_equal(got.array, want.array)

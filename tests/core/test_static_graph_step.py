@@ -244,3 +244,33 @@ def test_lossfun_must_return_a_variable():
     optimizer = optimizers.SGD().setup(model)
     with pytest.raises(TypeError, match="SGD.update: lossfun must return a Variable, got float"):
         optimizer.update(lambda: 1.0)
+
+
+def test_standard_updater_with_static_graph_matches_eager_under_the_trainer(tmp_path):
+    """A Trainer whose updater replays the whole step: the same weights and reported values as an
+    eager run, from one trace (every batch has 8 examples: a batch that crosses an epoch's end is
+    filled from the next epoch)."""
+    from kusari import iterators, training
+    from kusari.training import extensions
+    rng = numpy.random.default_rng(3)
+    x = rng.standard_normal((20, 6)).astype(numpy.float32)
+    t = rng.integers(0, 3, 20).astype(numpy.int32)
+    dataset = list(zip(x, t))
+
+    def train(static):
+        model = L.Classifier(_model())
+        optimizer = optimizers.MomentumSGD(lr=0.05).setup(model)
+        it = iterators.SerialIterator(dataset, 8, shuffle=False)
+        updater = training.StandardUpdater(it, optimizer, static_graph=static)
+        trainer = training.Trainer(updater, (2, "epoch"), out=str(tmp_path / str(static)))
+        log = extensions.LogReport(trigger=(1, "iteration"))
+        trainer.extend(log)
+        trainer.run()
+        return model, log.log, updater
+
+    (static, static_log, updater), (eager, eager_log, _) = train(True), train(False)
+    _assert_same_params(static, eager)
+    assert len(static_log) == len(eager_log) == 5
+    for a, b in zip(static_log, eager_log):
+        assert a["main/loss"] == b["main/loss"] and a["main/accuracy"] == b["main/accuracy"]
+    assert len(updater._step._free) == 1

@@ -1,6 +1,9 @@
 """accuracy: fraction of samples whose argmax over the class axis equals the label."""
+import functools
+
 from kusari import backend, utils
-from kusari.variable import Variable, as_array
+from kusari.functions.util.non_differentiable import non_differentiable
+from kusari.variable import as_array
 
 
 def _check_labels(fname, y, t):
@@ -35,10 +38,14 @@ def accuracy(y, t, ignore_label=None):
     y = as_array(y)
     t = as_array(t)
     _check_labels("accuracy", y, t)
+    return non_differentiable("Accuracy", functools.partial(_accuracy, ignore_label=ignore_label), y, t)[0]
+
+
+def _accuracy(y, t, ignore_label):
     correct = _predict(y, t) == t
     if ignore_label is None:
         count, total = correct.sum(), t.size
     else:
         keep = t != ignore_label
         count, total = (correct & keep).sum(), keep.sum()
-    return Variable(_ratio(count, total, y.dtype), requires_grad=False)
+    return _ratio(count, total, y.dtype),

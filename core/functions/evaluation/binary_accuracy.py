@@ -1,7 +1,8 @@
 """binary_accuracy: fraction of samples whose sign of the score matches a 0/1 label."""
 from kusari import utils
 from kusari.functions.evaluation.accuracy import _ratio
-from kusari.variable import Variable, as_array
+from kusari.functions.util.non_differentiable import non_differentiable
+from kusari.variable import as_array
 
 
 def binary_accuracy(y, t):
@@ -18,4 +19,8 @@ def binary_accuracy(y, t):
                         f"(t.shape={t.shape})")
     if y.shape != t.shape:
         raise ValueError(f"binary_accuracy: y.shape={y.shape} does not match t.shape={t.shape}")
-    return Variable(_ratio(((y >= 0) == t).sum(), (t != -1).sum(), y.dtype), requires_grad=False)
+    return non_differentiable("BinaryAccuracy", _binary_accuracy, y, t)[0]
+
+
+def _binary_accuracy(y, t):
+    return _ratio(((y >= 0) == t).sum(), (t != -1).sum(), y.dtype),

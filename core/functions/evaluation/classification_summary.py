@@ -3,13 +3,22 @@ import numpy
 
 from kusari import backend
 from kusari.functions.evaluation.accuracy import _check_labels, _predict
-from kusari.variable import Variable, as_array
+from kusari.functions.util.non_differentiable import non_differentiable
+from kusari.variable import as_array
 
 
 def _summary(fname, y, t, label_num, beta, ignore_label):
     y = as_array(y)
     t = as_array(t)
     _check_labels(fname, y, t)
+
+    def scores(y, t):
+        return _scores(y, t, label_num, beta, ignore_label)
+    return non_differentiable("ClassificationSummary", scores, y, t)
+
+
+def _scores(y, t, label_num, beta, ignore_label):
+    """(precision, recall, F-beta, support) arrays."""
     xp = backend.get_array_module(y)
     if label_num is None:
         label_num = int(t.max()) + 1 if t.size else 0
@@ -29,8 +38,7 @@ def _summary(fname, y, t, label_num, beta, ignore_label):
         precision = tp / relevant
         recall = tp / support
         fbeta = (1 + b2) * precision * recall / (b2 * precision + recall)
-    return tuple(Variable(a, requires_grad=False) for a in
-                 (precision.astype(y.dtype), recall.astype(y.dtype), fbeta.astype(y.dtype), support))
+    return precision.astype(y.dtype), recall.astype(y.dtype), fbeta.astype(y.dtype), support
 
 
 def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):

@@ -1,6 +1,9 @@
 """r2_score: coefficient of determination of predictions against targets, per output column."""
+import functools
+
 from kusari import backend, utils
-from kusari.variable import Variable, as_array
+from kusari.functions.util.non_differentiable import non_differentiable
+from kusari.variable import as_array
 
 
 def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
@@ -22,15 +25,19 @@ def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
     utils.check_same_shape(fname, pred=pred, true=true)
     if pred.ndim == 0:
         raise ValueError(f"{fname}: pred and true must have a sample axis, got 0-d arrays")
-    xp = backend.get_array_module(pred)
     if sample_weight is None:
-        w = xp.ones(pred.shape[0], pred.dtype)
+        w = backend.get_array_module(pred).ones(pred.shape[0], pred.dtype)
     else:
         w = as_array(sample_weight)
         if w.shape != pred.shape[:1]:
             raise ValueError(f"{fname}: sample_weight.shape={w.shape} must be ({pred.shape[0]},) "
                              f"for pred.shape={pred.shape}")
         w = w.astype(pred.dtype, copy=False)
+    return non_differentiable("R2Score", functools.partial(_r2, multioutput=multioutput), pred, true, w)[0]
+
+
+def _r2(pred, true, w, multioutput):
+    xp = backend.get_array_module(pred)
     w = w.reshape((-1,) + (1,) * (pred.ndim - 1))
     true_mean = (w * true).sum(axis=0) / w.sum(axis=0)
     ss_res = (w * (pred - true) ** 2).sum(axis=0)
@@ -39,4 +46,4 @@ def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
     score = xp.where(zero, 0, 1 - ss_res / xp.where(zero, 1, ss_tot)).astype(pred.dtype)
     if multioutput == "uniform_average":
         score = score.mean()
-    return Variable(utils.force_array(score), requires_grad=False)
+    return score,

@@ -4,6 +4,7 @@ import numpy
 from kusari import backend, utils
 from kusari._extras import import_optional
 from kusari.function_node import FunctionNode
+from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import Variable, as_variable
 
 
@@ -101,8 +102,9 @@ def nondifferentiable(fname: str, xp_name: str, x):
     if array.dtype.kind not in "iuf":
         raise TypeError(f"{fname}: x must be a real numeric array, got dtype {array.dtype} "
                         f"(shape={array.shape})")
-    xp = backend.get_array_module(array)
-    return Variable(utils.force_array(getattr(xp, xp_name)(array), array.dtype), requires_grad=False)
+    def compute(a):
+        return utils.force_array(getattr(backend.get_array_module(a), xp_name)(a), a.dtype),
+    return non_differentiable(fname, compute, array)[0]
 
 
 def align_to(fname: str, x, y, axis):

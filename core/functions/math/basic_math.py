@@ -8,6 +8,7 @@ import numpy
 
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
+from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import Variable
 
 
@@ -282,7 +283,9 @@ def _sub(self, other):
 def _compare(op):
     def method(self, other):
         other = other.array if isinstance(other, Variable) else other
-        return Variable(utils.force_array(op(self.array, other)), requires_grad=False)
+        if isinstance(other, numpy.ndarray) or backend.is_gpu_array(other):
+            return non_differentiable(op.__name__, lambda a, b: (op(a, b),), self.array, other)[0]
+        return non_differentiable(op.__name__, lambda a: (op(a, other),), self.array)[0]
     return method
 
 

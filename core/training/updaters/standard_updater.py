@@ -1,6 +1,7 @@
 """StandardUpdater: one minibatch -> converter -> loss -> backward -> optimizer step per iteration."""
 from kusari import backend
 from kusari.dataset import convert
+from kusari.static_graph import static_graph as _static_graph
 from kusari.training.updater import Updater
 
 
@@ -27,10 +28,13 @@ class StandardUpdater(Updater):
         loss_func: the loss callable; the main optimizer's target by default.
         loss_scale (float): a fixed loss scale set on every optimizer.
         auto_new_epoch (bool): call ``optimizer.new_epoch(auto=True)`` when the iterator starts a new epoch.
+        static_graph (bool): run the step (loss, backward and the optimizer's update) under
+            :func:`kusari.static_graph`: traced at the first batch of each shape, then replayed.
+            The loss function must apply the same ops for every batch of a shape.
     """
 
     def __init__(self, iterator, optimizer, converter=convert.concat_examples, device=None,
-                 loss_func=None, loss_scale=None, auto_new_epoch=True):
+                 loss_func=None, loss_scale=None, auto_new_epoch=True, static_graph=False):
         self._iterators = _as_dict("StandardUpdater", "iterators", iterator)
         self._optimizers = _as_dict("StandardUpdater", "optimizers", optimizer)
         if not callable(converter):
@@ -49,6 +53,7 @@ class StandardUpdater(Updater):
             for opt in self._optimizers.values():
                 opt.use_auto_new_epoch = True
         self.iteration = 0
+        self._step = _static_graph(self._optimizer_step) if static_graph else self._optimizer_step
 
     @property
     def epoch(self) -> int:
@@ -87,7 +92,12 @@ class StandardUpdater(Updater):
     def update_core(self):
         iterator = self._iterators["main"]
         batch = iterator.next()
-        in_arrays = self.converter(batch, self.device)
+        self._step(self.converter(batch, self.device))
+        if self.auto_new_epoch and iterator.is_new_epoch:
+            self._optimizers["main"].new_epoch(auto=True)
+
+    def _optimizer_step(self, in_arrays):
+        """``optimizer.update(loss_func, ...)`` on the converted batch."""
         optimizer = self._optimizers["main"]
         loss_func = self.loss_func or optimizer.target
         if isinstance(in_arrays, tuple):
@@ -96,8 +106,6 @@ class StandardUpdater(Updater):
             optimizer.update(loss_func, **in_arrays)
         else:
             optimizer.update(loss_func, in_arrays)
-        if self.auto_new_epoch and iterator.is_new_epoch:
-            optimizer.new_epoch(auto=True)
 
     def serialize(self, serializer):
         """Save or load the iterators, optimizers, their target models and the iteration count."""
