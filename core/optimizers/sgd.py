@@ -1,4 +1,5 @@
 """Plain stochastic gradient descent: ``param -= lr * grad``."""
+from kusari import utils
 from kusari.optimizers._base import BuiltinMethod, BuiltinRule, make_defaults
 
 _default_hyperparam = make_defaults(lr=0.01)
@@ -13,8 +14,8 @@ class SGDRule(BuiltinRule):
         super().__init__(parent_hyperparam, lr=lr)
 
     def update_core(self, param):
-        data = param._data
-        data -= param._grad_var._data * self.hyperparam.lr
+        grad = param._grad_var._data
+        param._data -= grad * utils.scalar_operand(self.hyperparam.lr, grad)
 
 
 class SGD(BuiltinMethod):

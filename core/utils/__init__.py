@@ -4,6 +4,28 @@ import numpy
 from kusari import backend
 
 
+_SCALARS = {}
+
+
+def scalar_operand(value, x):
+    """``value`` as a ufunc operand next to array ``x``: a read-only 0-d NumPy array of x's dtype.
+
+    NumPy 2 converts a Python scalar operand to the array's dtype again at every call, which costs
+    more than the arithmetic on small arrays; the 0-d array gives the same bits (the value rounded
+    to x's dtype) without that. For other array types, ``value`` itself.
+    """
+    if type(x) is not numpy.ndarray:
+        return value
+    key = (value, x.dtype)
+    operand = _SCALARS.get(key)
+    if operand is None:
+        if len(_SCALARS) >= 256:    # e.g. a learning rate that changes every step
+            _SCALARS.clear()
+        operand = _SCALARS[key] = numpy.array(value, x.dtype)
+        operand.flags.writeable = False
+    return operand
+
+
 def force_array(x, dtype=None):
     """``x`` as an ndarray (NumPy turns 0-d results into scalars; this undoes that)."""
     if type(x) is numpy.ndarray or not (isinstance(x, numpy.generic) or numpy.isscalar(x)):

@@ -1,4 +1,5 @@
 """relu: the rectified linear unit max(x, 0), elementwise."""
+from kusari import utils
 from kusari.functions.activation._piecewise_linear import PiecewiseLinear
 
 
@@ -6,10 +7,10 @@ class ReLU(PiecewiseLinear):
     _fname = "relu"
 
     def _value(self, xp, x):
-        return xp.maximum(x, 0)
+        return xp.maximum(x, utils.scalar_operand(0, x))
 
     def _slope(self, xp, x):
-        return (x > 0).astype(x.dtype)
+        return (x > utils.scalar_operand(0, x)).astype(x.dtype)
 
 
 def relu(x):

@@ -1,19 +1,24 @@
-"""linear: the fully connected layer ``y = x W^T + b``."""
+"""linear: the fully connected layer ``y = x W^T + b``.
+
+The products are 2-d ``ndarray.dot`` calls: the same BLAS GEMM as ``@`` on large matrices, and a
+third of its call overhead on small ones (NumPy's matmul goes through the generalized ufunc
+machinery).
+"""
 from kusari import utils
 from kusari.function_node import FunctionNode
 
 
 def _grad_data(W, gy, x_shape):
     if gy.ndim == 2 and len(x_shape) == 2:  # the common case needs no reshapes
-        return gy @ W
-    return (gy.reshape(-1, W.shape[0]) @ W).reshape(x_shape)
+        return gy.dot(W)
+    return gy.reshape(-1, W.shape[0]).dot(W).reshape(x_shape)
 
 
 def _grad_weight(x, gy, W_shape):
     if gy.ndim == 2 and x.ndim == 2:
-        return gy.T @ x
+        return gy.T.dot(x)
     n_out, n_in = W_shape
-    return gy.reshape(-1, n_out).T @ x.reshape(-1, n_in)
+    return gy.reshape(-1, n_out).T.dot(x.reshape(-1, n_in))
 
 
 def _check_inputs(x, W, b, k):
@@ -51,7 +56,7 @@ class LinearFunction(FunctionNode):
             _check_inputs(x, W, b, k)   # the common case passes one test; this checks the rest in full
         self.retain_inputs((0, 1))
         flat = x.ndim == 2  # the common case needs no reshapes
-        y = x @ W.T if flat else x.reshape(-1, W.shape[1]) @ W.T
+        y = x.dot(W.T) if flat else x.reshape(-1, W.shape[1]).dot(W.T)
         if b is not None:
             y += b
         return (y if flat else y.reshape(x.shape[:k] + (W.shape[0],))),
