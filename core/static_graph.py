@@ -21,14 +21,13 @@ automatically with the new values.
 import copy
 import functools
 import heapq
-import operator
 import threading
 import types
 import weakref
 
 import numpy
 
-from kusari import _backprop, _tracing, backend, function_node, link, utils
+from kusari import _backprop, _static_codegen, _tracing, backend, function_node, link, utils
 from kusari import reporter as reporter_module
 from kusari.configuration import config, no_backprop_mode
 from kusari.function_node import FunctionNode
@@ -431,12 +430,11 @@ class _Schedule:
                 op_follows = True
             elif type(step) is _Call:
                 step.refresh = op_follows
-        # The forward as flat tuples, so a replay does no attribute lookups per op:
-        self._program = [(step,) + (None,) * 8 if type(step) is not _Op else
-                         (None, step.node.forward, step.node.__dict__, step.state) + _gather(step.in_slots)
-                         + (step.out_slots[0] if len(step.out_slots) == 1 else None, step.out_slots,
-                            step.node if step.linked else None)
-                         for step in self.steps]
+        self._forward = _static_codegen.compile_forward(name, [
+            (step,) if type(step) is not _Op else
+            (None, step.node.forward, step.node.__dict__, step.state, step.in_slots, step.out_slots,
+             step.node if step.linked else None)
+            for step in self.steps])
 
     # forward --------------------------------------------------------------------
     def replay(self, inputs):
@@ -445,28 +443,7 @@ class _Schedule:
             vals[k] = x._data if isinstance(x, Variable) else x
         for k, var in self.externals:
             vals[k] = var._data
-        for code, forward, d, state, gather, in_slot, out_slot, out_slots, node in self._program:
-            if code is not None:
-                code.run(self, vals, inputs)
-                continue
-            d.clear()
-            d.update(state)
-            in_data = (vals[in_slot],) if gather is None else gather(vals)
-            outs = forward(in_data)
-            if out_slot is not None:
-                vals[out_slot] = outs[0]
-            else:
-                for k, y in zip(out_slots, outs):
-                    vals[k] = y
-            if node is not None:
-                retain = node._input_indexes_to_retain
-                if retain is not None:
-                    nodes = node.inputs
-                    for i in retain:
-                        nodes[i].data = in_data[i]
-                retain = node._output_indexes_to_retain
-                if retain is not None:
-                    node._retained_output_data = tuple([outs[i] for i in retain])
+        self._forward(self, vals, inputs)
         self.generation += 1
         return self._outputs(inputs, vals)
 
@@ -551,45 +528,18 @@ class _Schedule:
         """Gradient arrays of the leaves from ``seeds``, (target, gradient array) pairs where a
         target is a slot or ~leaf number, through the ops of the latest replay; ``key`` is the
         tuple of the seeds' targets."""
-        plan = self.plans.get(key)
-        if plan is None:
-            plan = self.plans[key] = self._plan([t for t in key if t >= 0])
+        run = self.plans.get(key)
+        if run is None:
+            run = self.plans[key] = _static_codegen.compile_backward(
+                self.name, self._plan([t for t in key if t >= 0]), _variable_backward)
         # Slots first, then the leaves backwards: leaf j's gradient is grads[~j].
         n_leaves = len(self.leaf_sources)
         grads = [None] * (self.n_slots + n_leaves)
-        force_array = utils.force_array
         for t, g in seeds:
             old = grads[t]
-            grads[t] = g if old is None else force_array(old + g)
-        for backward_arrays, node, indexes, out_slots, targets in plan:
-            if len(out_slots) == 1:
-                k = out_slots[0]
-                g = grads[k]
-                if g is None:
-                    continue
-                grads[k] = None
-                gys = (g,)
-            else:
-                gys = tuple([grads[k] for k in out_slots])
-                if not any([g is not None for g in gys]):
-                    continue
-                for k in out_slots:
-                    grads[k] = None
-            gxs = None if backward_arrays is None else backward_arrays(indexes, gys)
-            if gxs is None:
-                gxs = _variable_backward(node, indexes, gys)
-            for t, gx in zip(targets, gxs):
-                if gx is not None and t is not None:
-                    old = grads[t]
-                    grads[t] = gx if old is None else force_array(old + gx)
+            grads[t] = g if old is None else utils.force_array(old + g)
+        run(grads)
         return tuple([grads[~j] for j in range(n_leaves)])
-
-
-def _gather(slots):
-    """(tuple-valued getter of ``slots``' values, or None; the single slot when there is one)."""
-    if len(slots) == 1:
-        return None, slots[0]
-    return operator.itemgetter(*slots), None
 
 
 def _variable_backward(node, indexes, gys):

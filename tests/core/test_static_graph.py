@@ -462,3 +462,20 @@ def test_non_differentiable_values_are_recomputed_at_every_replay():
         b = rng.integers(0, 2, (8, 3)).astype(numpy.int32)
         for got, want in zip(metrics(y, t, r, b), _eager(metrics, y, t, r, b)):
             assert_equal(got.array, want.array)
+
+
+def test_errors_in_a_replay_show_the_generated_line():
+    """Replays run generated code; its source is registered, so a traceback through it shows the
+    line (here a label out of range, found by the op at the second call)."""
+    import traceback
+
+    @static_graph
+    def loss(x, t):
+        return F.softmax_cross_entropy(x, t)
+
+    x = numpy.zeros((2, 3), numpy.float32)
+    loss(x, numpy.array([0, 1], numpy.int32))
+    with pytest.raises(ValueError, match="softmax_cross_entropy: t values must be in") as info:
+        loss(x, numpy.array([0, 7], numpy.int32))
+    text = "".join(traceback.format_exception(info.value))
+    assert "loss forward #" in text and "o = f0(a)" in text
