@@ -19,6 +19,10 @@ def shifted_exp(xp, x, axis):
 
     The overflow-free start shared by softmax, log_softmax and the losses built on them.
     """
+    if xp is numpy:     # the reductions ndarray.max/sum call, without their Python-level wrappers
+        z = x - numpy.maximum.reduce(x, axis=axis, keepdims=True)
+        e = numpy.exp(z)
+        return z, e, numpy.add.reduce(e, axis=axis, keepdims=True)
     z = x - x.max(axis=axis, keepdims=True)
     e = xp.exp(z)
     return z, e, e.sum(axis=axis, keepdims=True)

@@ -130,7 +130,8 @@ class SoftmaxCrossEntropy(FunctionNode):
             coeff = 1.0 / max(count, 1)
             if weight is None:      # sum(-log_p) * coeff, with the negation folded into the coefficient
                 loss = log_p.sum() * -coeff
-                weight = xp.full(t.shape, coeff, x.dtype)
+                weight = xp.empty(t.shape, x.dtype)     # full(), without NumPy's Python-level wrapper
+                weight.fill(coeff)
             else:
                 loss = (-log_p * weight).sum() * coeff
                 weight = weight * x.dtype.type(coeff)
