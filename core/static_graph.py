@@ -727,6 +727,10 @@ def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_s
     arrays, and backward runs the recorded backward. Results and gradients equal eager mode.
     ``config.use_static_graph = False`` (or ``config.debug``) runs eagerly.
 
+    A whole train step may be decorated: ``backward()``, ``cleargrads``/``zerograds`` and
+    ``optimizer.update`` inside it are recorded too, and a replay runs them (the backward on
+    arrays, the update through the optimizer, so hooks, hyperparameters and loss scaling stay live).
+
     The forward must be the same sequence of ops for a given signature. Python code between ops
     runs only during the trace: wrap per-call side effects in ``@static_code``; ``report`` calls
     are replayed automatically. Non-array values computed from data (e.g. ``float(loss.array)``)
