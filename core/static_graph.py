@@ -153,17 +153,20 @@ class _Code:
 
 
 class _Call:
-    """A recorded framework call with no array arguments (``cleargrads``, an optimizer's update):
-    called again at every replay."""
+    """A recorded framework method call with no array arguments (``cleargrads``, an optimizer's
+    update): called again at every replay. The method is held weakly, so a schedule cached under
+    its owning Link does not keep that Link alive."""
 
-    __slots__ = ("func", "refresh")
+    __slots__ = ("method", "refresh")
 
-    def __init__(self, func):
-        self.func = func
+    def __init__(self, method):
+        self.method = weakref.WeakMethod(method)
         self.refresh = False    # set when ops follow: they must see parameters the call replaced
 
     def run(self, schedule, vals, inputs):
-        self.func()
+        method = self.method()
+        if method is not None:
+            method()
         if self.refresh:
             for k, var in schedule.externals:
                 vals[k] = var._data
@@ -179,12 +182,14 @@ class _Backward:
         self.out_nodes = out_nodes          # the traced outputs' VariableNodes (until the trace is finished)
         self.seeds = seeds                  # per output: None (implicit 1), ("slot", k) or ("const", array)
         self.loss_scale = loss_scale
-        self.scale_source = scale_source    # an optimizer whose current loss_scale replaces loss_scale
+        # A weak reference to the optimizer whose current loss_scale replaces loss_scale, or None.
+        self.scale_source = None if scale_source is None else weakref.ref(scale_source)
         self.targets = ()                   # per output: its slot, ~leaf number, or None
         self.key = ()                       # the targets that are not None
 
     def run(self, schedule, vals, inputs):
-        scale = self.loss_scale if self.scale_source is None else self.scale_source._loss_scale
+        source = None if self.scale_source is None else self.scale_source()
+        scale = self.loss_scale if source is None else source._loss_scale
         leaves = schedule.leaves(inputs)
         seeds = []
         for target, seed in zip(self.targets, self.seeds):
@@ -323,14 +328,14 @@ class _Trace:
         self.steps.append(_Code(func, arg_t, kwarg_t, _structure(result, self._result_leaf)))
         return result
 
-    def record_call(self, func):
-        """Call ``func()`` now and at every replay (framework calls such as ``cleargrads``)."""
+    def record_call(self, method):
+        """Call bound ``method()`` now and at every replay (framework calls such as ``cleargrads``)."""
         self.paused += 1
         try:
-            func()
+            method()
         finally:
             self.paused -= 1
-        self.steps.append(_Call(func))
+        self.steps.append(_Call(method))
 
     def record_backward(self, outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale,
                         loss_scale_source):

@@ -274,3 +274,31 @@ def test_standard_updater_with_static_graph_matches_eager_under_the_trainer(tmp_
     for a, b in zip(static_log, eager_log):
         assert a["main/loss"] == b["main/loss"] and a["main/accuracy"] == b["main/accuracy"]
     assert len(updater._step._free) == 1
+
+
+def test_a_forward_that_clears_gradients_does_not_keep_its_chain_alive():
+    """Schedules are cached per owning Chain in a weak mapping; a recorded ``self.cleargrads()``
+    must not hold the Chain strongly, or the Chain (and its cache) would never be freed."""
+    import gc
+    import weakref
+
+    class Net(kusari.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l = L.Linear(3, 2)
+
+        @static_graph
+        def forward(self, x):
+            self.cleargrads()
+            return F.sum(self.l(x))
+
+    net = Net()
+    x = numpy.ones((1, 3), numpy.float32)
+    for _ in range(3):
+        net(x).backward()
+    numpy.testing.assert_array_equal(net.l.b.grad, [1, 1])     # cleared at each replay, not summed
+    ref = weakref.ref(net)
+    del net
+    gc.collect()
+    assert ref() is None
