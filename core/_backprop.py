@@ -29,13 +29,12 @@ def seed_array(y_data, gy_data, loss_scale):
 
 
 def _seed_grad(y, gy, loss_scale):
+    """The Variable backward starts from at ``y`` (see :func:`seed_array`); a given Variable is
+    kept as is when no loss scale applies (double backprop differentiates through its graph)."""
     if gy is not None and not isinstance(gy, Variable):
         gy = Variable(gy, requires_grad=False)
-    if gy is not None and loss_scale is None:
-        if gy.shape != y.shape:
-            raise ValueError(f"backward: gradient shape {gy.shape} does not match output shape {y.shape}")
-        return gy
-    return _new_variable(seed_array(y._data, None if gy is None else gy._data, loss_scale), False)
+    data = seed_array(y._data, None if gy is None else gy._data, loss_scale)
+    return gy if gy is not None and data is gy._data else _new_variable(data, False)
 
 
 def _functions_leading_to(outputs, targets):
