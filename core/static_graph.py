@@ -694,8 +694,7 @@ class _StaticGraph:
 
     def __call__(self, *args, **kwargs):
         func = self._func
-        if (self._eager or not config.use_static_graph or config.debug
-                or getattr(_tracing.local, "trace", None) is not None):
+        if self._eager or not config.use_static_graph or config.debug or _current_trace() is not None:
             return func(*args, **kwargs)
         inputs = []
         owner = args[0] if args and isinstance(args[0], Link) else None

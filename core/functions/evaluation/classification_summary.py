@@ -1,4 +1,6 @@
 """classification_summary, precision, recall, f1_score: per-class scores of a classifier's predictions."""
+import functools
+
 import numpy
 
 from kusari import backend
@@ -11,9 +13,7 @@ def _summary(fname, y, t, label_num, beta, ignore_label):
     y = as_array(y)
     t = as_array(t)
     _check_labels(fname, y, t)
-
-    def scores(y, t):
-        return _scores(y, t, label_num, beta, ignore_label)
+    scores = functools.partial(_scores, label_num=label_num, beta=beta, ignore_label=ignore_label)
     return non_differentiable("ClassificationSummary", scores, y, t)
 
 

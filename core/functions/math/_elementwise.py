@@ -94,7 +94,7 @@ class BinaryOp(FunctionNode):
         return tuple(sum_to_input(self.grad(i, a, b, gy), self.inputs[i]) for i in indexes)
 
 
-def nondifferentiable(fname: str, xp_name: str, x):
+def elementwise_without_gradient(fname: str, xp_name: str, x):
     """``xp.<xp_name>(x)`` as a Variable with no gradient path (for ceil, floor, fix, sign)."""
     array = x.array if isinstance(x, Variable) else x
     if not (isinstance(array, numpy.ndarray) or backend.is_gpu_array(array)):
