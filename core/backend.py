@@ -26,6 +26,13 @@ def is_gpu_array(x) -> bool:
     return cupy is not None and isinstance(x, cupy.ndarray)
 
 
+def is_array(x) -> bool:
+    """Whether ``x`` is a NumPy or CuPy array (not a Variable, scalar or list)."""
+    if isinstance(x, numpy.ndarray):
+        return True
+    return is_gpu_array(x)
+
+
 def get_array_module(*args):
     """numpy or cupy, whichever the arrays (or Variables) among ``args`` live on."""
     cupy = _cupy()

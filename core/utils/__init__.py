@@ -1,4 +1,7 @@
-"""Small helpers shared by ops: array coercion and cheap input validation."""
+"""Small helpers shared across kusari: array coercion, cheap input validation, shape sizes, files."""
+import hashlib
+import os
+
 import numpy
 
 from kusari import backend
@@ -45,10 +48,25 @@ def force_type(dtype, value):
 
 
 def size_of_shape(shape) -> int:
+    """The number of elements of an array of ``shape`` (1 for ``()``)."""
     size = 1
     for s in shape:
         size *= s
     return int(size)
+
+
+def kusari_home() -> str:
+    """kusari's home folder: ``KUSARI_HOME``, default ``~/.kusari`` (user-expanded, not created)."""
+    return os.path.expanduser(os.environ.get("KUSARI_HOME") or os.path.join("~", ".kusari"))
+
+
+def file_sha256(path) -> str:
+    """The hexadecimal SHA-256 of the bytes of the file at ``path``, read in 1 MiB chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def get_array_module(*args):
