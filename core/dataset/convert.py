@@ -67,15 +67,20 @@ def concat_examples(batch, device=None, padding=None):
     Examples that are tuples give a tuple of arrays, dicts give a dict of arrays, anything else one
     array. Python numbers and lists become NumPy arrays first.
 
-    Args:
-        batch (list): ``B`` examples, e.g. ``[(x_0, t_0), (x_1, t_1), ...]``.
-        device: where to send the results (see :func:`to_device`); None leaves them in place.
-        padding: None requires equal shapes. Otherwise every array of a position is padded with this
-            value up to the elementwise maximum shape; for tuple (dict) examples a tuple (dict) gives
-            one padding value per position (key).
+    Parameters
+    ----------
+    batch : list
+        ``B`` examples, e.g. ``[(x_0, t_0), (x_1, t_1), ...]``.
+    device
+        where to send the results (see :func:`to_device`); None leaves them in place.
+    padding
+        None requires equal shapes. Otherwise every array of a position is padded with this
+        value up to the elementwise maximum shape; for tuple (dict) examples a tuple (dict) gives
+        one padding value per position (key).
 
-    Returns:
-        An array of shape ``(B,) + shape``, or a tuple / dict of such arrays.
+    Returns
+    -------
+    An array of shape ``(B,) + shape``, or a tuple / dict of such arrays.
 
     >>> concat_examples([(numpy.array([1, 2]), 0), (numpy.array([3]), 1)], padding=-1)
     (array([[ 1,  2],

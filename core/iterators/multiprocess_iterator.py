@@ -48,18 +48,29 @@ class MultiprocessIterator(PrefetchIterator):
     - ``finalize()``, ``with``, garbage collection and interpreter exit stop the workers; workers
       ignore SIGINT, so Ctrl-C interrupts the main process only.
 
-    Args:
-        dataset: indexable, picklable dataset of length ``N``.
-        batch_size (int): examples per batch.
-        repeat (bool): loop over the dataset forever; else stop after one epoch.
-        shuffle (bool): as for SerialIterator (None: shuffle unless ``order_sampler`` is given).
-        n_processes (int): worker processes; ``os.cpu_count()`` when None.
-        n_prefetch (int): batches loaded ahead.
-        shared_mem (int): accepted for compatibility with Chainer and unused (see above).
-        order_sampler (callable): as for SerialIterator; needs ``shuffle=None``.
-        dataset_timeout (float): warn (``MultiprocessIterator.TimeoutWarning``) each time a batch
-            takes longer than this many seconds; None never warns.
-        maxtasksperchild (int): replace a worker after this many tasks (Python >= 3.11).
+    Parameters
+    ----------
+    dataset
+        indexable, picklable dataset of length ``N``.
+    batch_size : int
+        examples per batch.
+    repeat : bool
+        loop over the dataset forever; else stop after one epoch.
+    shuffle : bool
+        as for SerialIterator (None: shuffle unless ``order_sampler`` is given).
+    n_processes : int
+        worker processes; ``os.cpu_count()`` when None.
+    n_prefetch : int
+        batches loaded ahead.
+    shared_mem : int
+        accepted for compatibility with Chainer and unused (see above).
+    order_sampler : callable
+        as for SerialIterator; needs ``shuffle=None``.
+    dataset_timeout : float
+        warn (``MultiprocessIterator.TimeoutWarning``) each time a batch
+        takes longer than this many seconds; None never warns.
+    maxtasksperchild : int
+        replace a worker after this many tasks (Python >= 3.11).
 
     Given the same order sampler state it yields exactly SerialIterator's batches, and its state
     (without the prefetched batches) is serialized the same way.

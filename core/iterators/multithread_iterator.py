@@ -13,13 +13,20 @@ class MultithreadIterator(PrefetchIterator):
     C). A worker's exception is re-raised by ``next()`` with the worker's traceback. Call
     ``finalize()`` (or use ``with``) to stop the threads; garbage collection also stops them.
 
-    Args:
-        dataset: indexable dataset of length ``N``.
-        batch_size (int): examples per batch.
-        repeat (bool): loop over the dataset forever; else stop after one epoch.
-        shuffle (bool): as for SerialIterator (None: shuffle unless ``order_sampler`` is given).
-        n_threads (int): worker threads.
-        order_sampler (callable): as for SerialIterator; needs ``shuffle=None``.
+    Parameters
+    ----------
+    dataset
+        indexable dataset of length ``N``.
+    batch_size : int
+        examples per batch.
+    repeat : bool
+        loop over the dataset forever; else stop after one epoch.
+    shuffle : bool
+        as for SerialIterator (None: shuffle unless ``order_sampler`` is given).
+    n_threads : int
+        worker threads.
+    order_sampler : callable
+        as for SerialIterator; needs ``shuffle=None``.
 
     Given the same order sampler state it yields exactly SerialIterator's batches, and its state
     (without the prefetched batch) is serialized the same way.

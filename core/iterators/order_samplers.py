@@ -43,9 +43,11 @@ class ShuffleOrderSampler(OrderSampler):
     Its generator state is serialized with the iterator, so a resumed run draws the same orders as
     an uninterrupted one.
 
-    Args:
-        random_state (numpy.random.RandomState or numpy.random.Generator): the generator; None uses
-            NumPy's global RandomState (whose state is then saved and restored with the iterator).
+    Parameters
+    ----------
+    random_state : numpy.random.RandomState or numpy.random.Generator
+        the generator; None uses
+        NumPy's global RandomState (whose state is then saved and restored with the iterator).
     """
 
     def __init__(self, random_state=None):

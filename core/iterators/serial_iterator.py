@@ -10,14 +10,20 @@ class SerialIterator(OrderedIterator):
     start of the next one when ``repeat`` is True; otherwise the last batch may be shorter and
     iteration stops after the first epoch.
 
-    Args:
-        dataset: indexable dataset of length ``N`` (``dataset[i]`` is one example).
-        batch_size (int): examples per batch.
-        repeat (bool): loop over the dataset forever; else stop after one epoch.
-        shuffle (bool): True shuffles every epoch, False keeps index order; None (default) means
-            True unless ``order_sampler`` is given.
-        order_sampler (callable): ``order_sampler(current_order, current_position)`` returns the next
-            epoch's order (see :class:`kusari.iterators.OrderSampler`); needs ``shuffle=None``.
+    Parameters
+    ----------
+    dataset
+        indexable dataset of length ``N`` (``dataset[i]`` is one example).
+    batch_size : int
+        examples per batch.
+    repeat : bool
+        loop over the dataset forever; else stop after one epoch.
+    shuffle : bool
+        True shuffles every epoch, False keeps index order; None (default) means
+        True unless ``order_sampler`` is given.
+    order_sampler : callable
+        ``order_sampler(current_order, current_position)`` returns the next
+        epoch's order (see :class:`kusari.iterators.OrderSampler`); needs ``shuffle=None``.
 
     The state (position, epoch, order, the sampler's random state) is serialized, so a resumed run
     yields the same batches as an uninterrupted one.

@@ -47,12 +47,17 @@ def make_extension(trigger=None, default_name=None, priority=None, finalizer=Non
                    on_error=None, **kwargs):
     """Decorator that turns a function ``f(trainer)`` into an extension by setting its attributes.
 
-    Args:
-        trigger: default trigger ((period, unit) or callable); ``(1, 'iteration')`` when None.
-        default_name: default name; the function's ``__name__`` when None.
-        priority: default priority; ``PRIORITY_READER`` when None.
-        finalizer, initializer, on_error: optional callables installed as ``finalize``,
-            ``initialize`` and ``on_error``.
+    Parameters
+    ----------
+    trigger
+        default trigger ((period, unit) or callable); ``(1, 'iteration')`` when None.
+    default_name
+        default name; the function's ``__name__`` when None.
+    priority
+        default priority; ``PRIORITY_READER`` when None.
+    finalizer, initializer, on_error
+        optional callables installed as ``finalize``,
+        ``initialize`` and ``on_error``.
     """
     if kwargs:
         raise TypeError(f"make_extension: unexpected keyword arguments {sorted(kwargs)}")

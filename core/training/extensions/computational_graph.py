@@ -15,11 +15,15 @@ class DumpGraph(extension.Extension):
     While it waits for that first iteration it sets ``config.keep_graph_on_report`` so that the
     reported Variable keeps its graph; the previous setting is restored afterwards.
 
-    Args:
-        root_name (str): the observation key of the output Variable.
-        filename (str): the dot file name in the trainer's ``out``.
-        variable_style, function_style (dict): Graphviz node attributes (see
-            :func:`kusari.computational_graph.build_computational_graph`).
+    Parameters
+    ----------
+    root_name : str
+        the observation key of the output Variable.
+    filename : str
+        the dot file name in the trainer's ``out``.
+    variable_style, function_style : dict
+        Graphviz node attributes (see
+        :func:`kusari.computational_graph.build_computational_graph`).
     """
 
     default_name = "dump_graph"

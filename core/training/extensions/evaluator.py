@@ -27,13 +27,20 @@ class Evaluator(extension.Extension):
     (e.g. ``L.Classifier``'s ``loss``, ``accuracy``) come out as ``'<name>/main/loss'``, where
     ``<name>`` is this extension's name (``'validation'`` by default).
 
-    Args:
-        iterator: an Iterator or a dict of them (one ``'main'``); it must not repeat.
-        target: a Link or a dict of them (one ``'main'``).
-        converter: batch -> inputs, ``concat_examples`` by default.
-        device: where inputs go (e.g. ``'@cupy:0'``); None leaves them.
-        eval_hook (callable): ``eval_hook(evaluator)`` before each evaluation.
-        eval_func (callable): called with the inputs instead of the main target.
+    Parameters
+    ----------
+    iterator
+        an Iterator or a dict of them (one ``'main'``); it must not repeat.
+    target
+        a Link or a dict of them (one ``'main'``).
+    converter
+        batch -> inputs, ``concat_examples`` by default.
+    device
+        where inputs go (e.g. ``'@cupy:0'``); None leaves them.
+    eval_hook : callable
+        ``eval_hook(evaluator)`` before each evaluation.
+    eval_func : callable
+        called with the inputs instead of the main target.
     """
 
     trigger = 1, "epoch"

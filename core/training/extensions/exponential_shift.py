@@ -5,12 +5,18 @@ from kusari.training.extensions._value_shift import ValueShift, clip_to_target
 class ExponentialShift(ValueShift):
     """``value(t) = init * rate ** t``, bounded by ``target`` (t = number of calls).
 
-    Args:
-        attr (str): optimizer attribute, e.g. ``'lr'``.
-        rate (float): factor per call (> 0).
-        init (float): initial value; the optimizer's current value when None.
-        target (float): a bound not to pass (upper if ``rate > 1``, lower otherwise).
-        optimizer: the optimizer; the trainer's ``'main'`` one when None.
+    Parameters
+    ----------
+    attr : str
+        optimizer attribute, e.g. ``'lr'``.
+    rate : float
+        factor per call (> 0).
+    init : float
+        initial value; the optimizer's current value when None.
+    target : float
+        a bound not to pass (upper if ``rate > 1``, lower otherwise).
+    optimizer
+        the optimizer; the trainer's ``'main'`` one when None.
     """
 
     def __init__(self, attr, rate, init=None, target=None, optimizer=None):

@@ -5,13 +5,20 @@ from kusari.training.extensions._value_shift import ValueShift, clip_to_target
 class InverseShift(ValueShift):
     """``value(t) = init * (1 + gamma * t) ** (-power)``, bounded by ``target``.
 
-    Args:
-        attr (str): optimizer attribute, e.g. ``'lr'``.
-        gamma (float): time scale (>= 0).
-        power (float): exponent.
-        init (float): initial value; the optimizer's current value when None.
-        target (float): a bound not to pass (lower if the value decreases, upper otherwise).
-        optimizer: the optimizer; the trainer's ``'main'`` one when None.
+    Parameters
+    ----------
+    attr : str
+        optimizer attribute, e.g. ``'lr'``.
+    gamma : float
+        time scale (>= 0).
+    power : float
+        exponent.
+    init : float
+        initial value; the optimizer's current value when None.
+    target : float
+        a bound not to pass (lower if the value decreases, upper otherwise).
+    optimizer
+        the optimizer; the trainer's ``'main'`` one when None.
     """
 
     def __init__(self, attr, gamma, power, init=None, target=None, optimizer=None):

@@ -6,11 +6,16 @@ class LinearShift(ValueShift):
     """``value_range[0]`` until call ``time_range[0]``, then linear to ``value_range[1]`` at call
     ``time_range[1]``, constant after.
 
-    Args:
-        attr (str): optimizer attribute, e.g. ``'lr'``.
-        value_range (tuple): ``(v1, v2)``.
-        time_range (tuple): ``(t1, t2)`` with ``t1 < t2`` (counted in calls, usually iterations).
-        optimizer: the optimizer; the trainer's ``'main'`` one when None.
+    Parameters
+    ----------
+    attr : str
+        optimizer attribute, e.g. ``'lr'``.
+    value_range : tuple
+        ``(v1, v2)``.
+    time_range : tuple
+        ``(t1, t2)`` with ``t1 < t2`` (counted in calls, usually iterations).
+    optimizer
+        the optimizer; the trainer's ``'main'`` one when None.
     """
 
     needs_init = False

@@ -11,11 +11,16 @@ class LogReport(extension.Extension):
     """Every ``trigger`` interval, appends the mean of each observed scalar (plus ``epoch``,
     ``iteration``, ``elapsed_time``) to ``log`` and rewrites ``out/filename`` as a JSON list.
 
-    Args:
-        keys (list of str): the observations to log; all by default.
-        trigger: the averaging interval, ``(1, 'epoch')`` by default.
-        postprocess (callable): ``postprocess(stats)`` may edit each entry before it is stored.
-        filename (str): file name in the trainer's ``out``; ``'log'`` by default, None writes no file.
+    Parameters
+    ----------
+    keys : list of str
+        the observations to log; all by default.
+    trigger
+        the averaging interval, ``(1, 'epoch')`` by default.
+    postprocess : callable
+        ``postprocess(stats)`` may edit each entry before it is stored.
+    filename : str
+        file name in the trainer's ``out``; ``'log'`` by default, None writes no file.
 
     The file is replaced atomically, so it is always a complete JSON document.
     """

@@ -7,12 +7,18 @@ from kusari.training.extensions._value_shift import ValueShift
 class MultistepShift(ValueShift):
     """``value(t) = init * gamma ** k`` where ``k`` is the number of ``step_value`` entries ``<= t``.
 
-    Args:
-        attr (str): optimizer attribute, e.g. ``'lr'``.
-        gamma (float): factor at each step.
-        step_value (list of int): increasing call counts at which to multiply.
-        init (float): initial value (the optimizer's current value when None).
-        optimizer: the optimizer; the trainer's ``'main'`` one when None.
+    Parameters
+    ----------
+    attr : str
+        optimizer attribute, e.g. ``'lr'``.
+    gamma : float
+        factor at each step.
+    step_value : list of int
+        increasing call counts at which to multiply.
+    init : float
+        initial value (the optimizer's current value when None).
+    optimizer
+        the optimizer; the trainer's ``'main'`` one when None.
     """
 
     def __init__(self, attr, gamma, step_value, init, optimizer=None):

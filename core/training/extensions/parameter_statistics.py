@@ -20,14 +20,21 @@ class ParameterStatistics(extension.Extension):
     ``'{prefix}{link name}{param path}/{data|grad}/{statistic}'``, e.g. ``'main/l1/W/data/mean'``;
     percentiles (at the 0.13 ... 99.87 sigma points) as ``.../percentile/0`` to ``/6``.
 
-    Args:
-        links (Link or list of Links): the links to watch.
-        statistics (dict or 'default'): name -> function of an array; 'default' gives mean, std,
-            min, max, zeros (count of exact zeros) and percentile.
-        report_params, report_grads (bool): which arrays to describe.
-        prefix (str): prepended (with '/') to every key.
-        trigger: how often (``(1, 'epoch')`` by default).
-        skip_nan_params (bool): skip arrays containing NaN instead of reporting NaN statistics.
+    Parameters
+    ----------
+    links : Link or list of Links
+        the links to watch.
+    statistics : dict or 'default'
+        name -> function of an array; 'default' gives mean, std,
+        min, max, zeros (count of exact zeros) and percentile.
+    report_params, report_grads : bool
+        which arrays to describe.
+    prefix : str
+        prepended (with '/') to every key.
+    trigger
+        how often (``(1, 'epoch')`` by default).
+    skip_nan_params : bool
+        skip arrays containing NaN instead of reporting NaN statistics.
     """
 
     default_name = "parameter_statistics"

@@ -11,13 +11,20 @@ class PlotReport(extension.Extension):
     """Every ``trigger`` interval, adds the means of ``y_keys`` to a line plot and rewrites
     ``out/filename`` (PNG, written atomically). Needs matplotlib (drawn with Agg, no display).
 
-    Args:
-        y_keys (str or list of str): the observations to plot, one line each.
-        x_key (str): ``'iteration'``, ``'epoch'`` or another logged key for the x axis.
-        trigger: the averaging interval, ``(1, 'epoch')`` by default.
-        postprocess (callable): ``postprocess(figure, axes, summary)`` before saving.
-        filename (str): the PNG file name in the trainer's ``out``.
-        marker (str): matplotlib marker of the points; grid (bool): draw a grid.
+    Parameters
+    ----------
+    y_keys : str or list of str
+        the observations to plot, one line each.
+    x_key : str
+        ``'iteration'``, ``'epoch'`` or another logged key for the x axis.
+    trigger
+        the averaging interval, ``(1, 'epoch')`` by default.
+    postprocess : callable
+        ``postprocess(figure, axes, summary)`` before saving.
+    filename : str
+        the PNG file name in the trainer's ``out``.
+    marker : str
+        matplotlib marker of the points; grid (bool): draw a grid.
     """
 
     def __init__(self, y_keys, x_key="iteration", trigger=(1, "epoch"), postprocess=None,

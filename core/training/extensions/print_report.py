@@ -8,11 +8,15 @@ from kusari.training.extensions import log_report as log_report_module
 class PrintReport(extension.Extension):
     """Prints a header once, then one row for each new entry of the log.
 
-    Args:
-        entries (list of str): the log keys to show, as columns (e.g. ``['epoch', 'main/loss']``).
-        log_report (str or LogReport): the LogReport to read: its name in the trainer (default
-            ``'LogReport'``) or the extension itself (then this extension calls it).
-        out: a text stream, ``sys.stdout`` by default.
+    Parameters
+    ----------
+    entries : list of str
+        the log keys to show, as columns (e.g. ``['epoch', 'main/loss']``).
+    log_report : str or LogReport
+        the LogReport to read: its name in the trainer (default
+        ``'LogReport'``) or the extension itself (then this extension calls it).
+    out
+        a text stream, ``sys.stdout`` by default.
 
     A value missing from an entry leaves its column blank.
     """

@@ -20,12 +20,17 @@ class ProgressBar(extension.Extension):
     On a terminal the status line is redrawn in place; on anything else (a file, a CI log) each
     update is one complete plain line, so the log stays readable.
 
-    Args:
-        training_length (tuple): ``(length, unit)``; taken from the stop trigger's
-            ``get_training_length()`` when None.
-        update_interval (int): iterations between updates.
-        bar_length (int): width of the bar in characters.
-        out: a text stream, ``sys.stdout`` by default.
+    Parameters
+    ----------
+    training_length : tuple
+        ``(length, unit)``; taken from the stop trigger's
+        ``get_training_length()`` when None.
+    update_interval : int
+        iterations between updates.
+    bar_length : int
+        width of the bar in characters.
+    out
+        a text stream, ``sys.stdout`` by default.
     """
 
     def __init__(self, training_length=None, update_interval=100, bar_length=50, out=sys.stdout):

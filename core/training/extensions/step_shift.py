@@ -5,13 +5,20 @@ from kusari.training.extensions._value_shift import ValueShift, clip_to_target
 class StepShift(ValueShift):
     """``value(t) = init * gamma ** (t // step)``, bounded by ``target``.
 
-    Args:
-        attr (str): optimizer attribute, e.g. ``'lr'``.
-        gamma (float): factor per step (> 0).
-        step (int): calls per step (> 0).
-        init (float): initial value; the optimizer's current value when None.
-        target (float): a bound not to pass (upper if ``gamma > 1``, lower otherwise).
-        optimizer: the optimizer; the trainer's ``'main'`` one when None.
+    Parameters
+    ----------
+    attr : str
+        optimizer attribute, e.g. ``'lr'``.
+    gamma : float
+        factor per step (> 0).
+    step : int
+        calls per step (> 0).
+    init : float
+        initial value; the optimizer's current value when None.
+    target : float
+        a bound not to pass (upper if ``gamma > 1``, lower otherwise).
+    optimizer
+        the optimizer; the trainer's ``'main'`` one when None.
     """
 
     def __init__(self, attr, gamma, step, init=None, target=None, optimizer=None):

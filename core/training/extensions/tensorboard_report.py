@@ -12,11 +12,16 @@ class TensorBoardReport(extension.Extension):
     No TensorBoard or protobuf package is needed to write; ``tensorboard --logdir <logdir>``
     reads the files. A resumed run starts a new file in the same folder, which TensorBoard merges.
 
-    Args:
-        keys (list of str): the observations to write; all by default.
-        trigger: the averaging interval, ``(1, 'epoch')`` by default.
-        logdir (str): output folder; ``trainer.out`` when None.
-        filename_suffix (str): appended to the event file's name.
+    Parameters
+    ----------
+    keys : list of str
+        the observations to write; all by default.
+    trigger
+        the averaging interval, ``(1, 'epoch')`` by default.
+    logdir : str
+        output folder; ``trainer.out`` when None.
+    filename_suffix : str
+        appended to the event file's name.
     """
 
     def __init__(self, keys=None, trigger=(1, "epoch"), logdir=None, filename_suffix=""):

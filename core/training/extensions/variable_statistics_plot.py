@@ -29,14 +29,22 @@ class VariableStatisticsPlot(extension.Extension):
     """Every ``trigger`` interval, records percentiles, mean and std of the values (``data``) and
     gradients (``grad``) of ``targets`` and draws them against the iteration into ``out/filename``.
 
-    Args:
-        targets (Link, Variable or list of them): what to watch (a Link means its parameters).
-        max_sample_size (int): statistics use at most this many evenly strided elements.
-        report_data, report_grad (bool): which subplots to draw.
-        plot_mean, plot_std (bool): draw the mean, and mean +- std.
-        percentile_sigmas (tuple): percentiles (0-100) drawn as shaded bands.
-        trigger: ``(1, 'epoch')`` by default.
-        filename (str): PNG in the trainer's ``out``; figsize, marker, grid: matplotlib options.
+    Parameters
+    ----------
+    targets : Link, Variable or list of them
+        what to watch (a Link means its parameters).
+    max_sample_size : int
+        statistics use at most this many evenly strided elements.
+    report_data, report_grad : bool
+        which subplots to draw.
+    plot_mean, plot_std : bool
+        draw the mean, and mean +- std.
+    percentile_sigmas : tuple
+        percentiles (0-100) drawn as shaded bands.
+    trigger
+        ``(1, 'epoch')`` by default.
+    filename : str
+        PNG in the trainer's ``out``; figsize, marker, grid: matplotlib options.
     """
 
     def __init__(self, targets, max_sample_size=1000, report_data=True, report_grad=True, plot_mean=True,

@@ -5,12 +5,18 @@ from kusari.training.extensions._value_shift import ValueShift
 class WarmupShift(ValueShift):
     """``warmup_start + (init - warmup_start) * t / warmup_iter`` for ``t < warmup_iter``, then ``init``.
 
-    Args:
-        attr (str): optimizer attribute, e.g. ``'lr'``.
-        warmup_start (float): the value at ``t = 0``.
-        warmup_iter (int): number of warm-up calls (> 0).
-        init (float): the value after warm-up; the optimizer's current value when None.
-        optimizer: the optimizer; the trainer's ``'main'`` one when None.
+    Parameters
+    ----------
+    attr : str
+        optimizer attribute, e.g. ``'lr'``.
+    warmup_start : float
+        the value at ``t = 0``.
+    warmup_iter : int
+        number of warm-up calls (> 0).
+    init : float
+        the value after warm-up; the optimizer's current value when None.
+    optimizer
+        the optimizer; the trainer's ``'main'`` one when None.
     """
 
     def __init__(self, attr, warmup_start, warmup_iter, init=None, optimizer=None):

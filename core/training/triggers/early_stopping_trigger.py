@@ -10,13 +10,20 @@ from kusari.training._optional import serialize_optional
 class EarlyStoppingTrigger:
     """Stop trigger: True when ``monitor`` has not improved for ``patience`` checks, or at ``max_trigger``.
 
-    Args:
-        check_trigger: how often the (interval-averaged) monitored value is checked.
-        monitor (str): observation key, e.g. ``'validation/main/loss'``.
-        patience (int): number of checks without improvement before stopping.
-        mode (str): ``'min'``, ``'max'`` or ``'auto'`` (``'max'`` if the key contains 'accuracy').
-        verbose (bool): print a message when stopping early.
-        max_trigger: a stop trigger that ends training regardless, ``(100, 'epoch')`` by default.
+    Parameters
+    ----------
+    check_trigger
+        how often the (interval-averaged) monitored value is checked.
+    monitor : str
+        observation key, e.g. ``'validation/main/loss'``.
+    patience : int
+        number of checks without improvement before stopping.
+    mode : str
+        ``'min'``, ``'max'`` or ``'auto'`` (``'max'`` if the key contains 'accuracy').
+    verbose : bool
+        print a message when stopping early.
+    max_trigger
+        a stop trigger that ends training regardless, ``(100, 'epoch')`` by default.
     """
 
     def __init__(self, check_trigger=(1, "epoch"), monitor="main/loss", patience=3, mode="auto",

@@ -5,9 +5,12 @@ from kusari.training.triggers._unit import check_unit, position
 class IntervalTrigger:
     """Fires each time the updater crosses a multiple of ``period`` in ``unit``.
 
-    Args:
-        period (int or float): interval; fractional epochs are allowed.
-        unit (str): ``'epoch'`` or ``'iteration'``.
+    Parameters
+    ----------
+    period : int or float
+        interval; fractional epochs are allowed.
+    unit : str
+        ``'epoch'`` or ``'iteration'``.
 
     It remembers the position of its last call (and serializes it): it fires when a multiple of
     ``period`` lies in (last position, current position], also when not called every iteration.

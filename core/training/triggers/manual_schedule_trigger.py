@@ -5,9 +5,12 @@ from kusari.training.triggers._unit import check_unit, position
 class ManualScheduleTrigger:
     """Fires when the updater reaches or passes each point of ``points``.
 
-    Args:
-        points (int, float or list of them): the epochs or iterations at which to fire.
-        unit (str): ``'epoch'`` or ``'iteration'``.
+    Parameters
+    ----------
+    points : int, float or list of them
+        the epochs or iterations at which to fire.
+    unit : str
+        ``'epoch'`` or ``'iteration'``.
 
     ``finished`` becomes True once the last point has been passed.
     """

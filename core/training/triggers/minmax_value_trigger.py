@@ -9,10 +9,14 @@ from kusari.training._optional import serialize_optional
 class BestValueTrigger:
     """Fires at the end of each interval whose mean of ``observation[key]`` beats the best so far.
 
-    Args:
-        key (str): the observation to watch (e.g. ``'validation/main/loss'``).
-        compare (callable): ``compare(best, current) -> bool``, True when ``current`` is better.
-        trigger: the interval over which values are averaged ((period, unit) or callable).
+    Parameters
+    ----------
+    key : str
+        the observation to watch (e.g. ``'validation/main/loss'``).
+    compare : callable
+        ``compare(best, current) -> bool``, True when ``current`` is better.
+    trigger
+        the interval over which values are averaged ((period, unit) or callable).
     """
 
     def __init__(self, key, compare, trigger=(1, "epoch")):
