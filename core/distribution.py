@@ -5,9 +5,8 @@ draws, ``batch_shape`` independent but differently parameterized distributions, 
 ``event_shape`` the dimensions of one draw. ``log_prob`` and friends take such an array and
 return one value per draw and batch member, of shape ``sample_shape + batch_shape``.
 """
-import math
 
-from kusari import backend
+from kusari import backend, utils
 
 
 class Distribution:
@@ -124,7 +123,7 @@ class Distribution:
         if any(not isinstance(s, int) or s < 0 for s in sample_shape):
             raise ValueError(f"{type(self).__name__}.sample: sample_shape must hold non-negative "
                              f"ints, got {sample_shape}")
-        n = math.prod(sample_shape)
+        n = utils.size_of_shape(sample_shape)
         samples = self.sample_n(n)
         return samples.reshape(sample_shape + samples.shape[1:])
 

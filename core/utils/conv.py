@@ -7,7 +7,7 @@ Layouts are channels-first: images ``(N, C, d_1, ..., d_n)``, convolution filter
 """
 import itertools
 
-from kusari import backend
+from kusari import backend, utils
 from kusari.utils import conv_shifted
 
 
@@ -41,13 +41,6 @@ def as_flags(value, n: int) -> tuple:
     if isinstance(value, (tuple, list)):
         return tuple(bool(v) for v in value)
     return (bool(value),) * n
-
-
-def _prod(values) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
@@ -134,7 +127,7 @@ def _patches(x, ksize, stride, pad, cover_all, dilate, groups):
     nd = x.ndim - 2
     col = im2col(x, ksize, stride, pad, 0, cover_all, dilate)
     outs = col.shape[2 + nd:]
-    mat = xp.ascontiguousarray(col).reshape(n, groups, (c // groups) * _prod(ksize), _prod(outs))
+    mat = xp.ascontiguousarray(col).reshape(n, groups, (c // groups) * utils.size_of_shape(ksize), utils.size_of_shape(outs))
     return mat, outs
 
 
@@ -202,7 +195,7 @@ def _deconv_columns(x, W, groups):
     cin_g, cout_g = cin // groups, W.shape[1]
     w = W.reshape(groups, cin_g, -1).swapaxes(1, 2)  # (G, Cout_g * K, Cin_g)
     mat = xp.matmul(w, x.reshape(n, groups, cin_g, -1))  # per-sample GEMMs: (N, G, Cout_g * K, P)
-    return mat.reshape(n, groups * cout_g, _prod(W.shape[2:]), -1)
+    return mat.reshape(n, groups * cout_g, utils.size_of_shape(W.shape[2:]), -1)
 
 
 def _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups):
@@ -234,7 +227,7 @@ def _deconv_by_flat_col2im(x, W, pad, outsize, dilate, groups):
         x = wide
     mat = _deconv_columns(x, W, groups)
     size = mat.shape[3]
-    plane = _prod(full[1:])
+    plane = utils.size_of_shape(full[1:])
     # The last tap's zero-filled tail reaches at most one row (one plane of ``full``) past the image.
     out = xp.zeros((n, mat.shape[1], (full[0] + 1) * plane), x.dtype)
     for flat, start in enumerate(conv_shifted.tap_offsets(ksize, dilate, full)):
@@ -263,6 +256,6 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
     implied = tuple(i + (k - 1) * d - 2 * p for i, k, d, p in zip(x.shape[2:], W.shape[2:], dilate, pad))
     if outsize == implied and conv_shifted.pays(x, W, stride, groups, min(x.shape[1], W.shape[1])):
         return conv_shifted.deconv_forward(x, W, pad, outsize, dilate)
-    if x.shape[1] * _prod(outsize) <= W.shape[1] * groups * _prod(x.shape[2:]):
+    if x.shape[1] * utils.size_of_shape(outsize) <= W.shape[1] * groups * utils.size_of_shape(x.shape[2:]):
         return _deconv_as_conv(x, W, pad, outsize, dilate, groups)
     return _deconv_by_flat_col2im(x, W, pad, outsize, dilate, groups)
