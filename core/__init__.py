@@ -4,7 +4,7 @@ __version__ = "0.1.0.dev0"
 # engine
 from kusari import configuration  # NOQA
 from kusari.configuration import (config, force_backprop_mode, get_dtype, global_config,  # NOQA
-                                  no_backprop_mode, using_config)
+                                  is_debug, no_backprop_mode, set_debug, using_config)
 from kusari import backend  # NOQA
 from kusari.backend import get_device, using_device  # NOQA
 from kusari.variable import Parameter, Variable, VariableNode, as_array, as_variable  # NOQA

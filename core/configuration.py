@@ -84,6 +84,20 @@ def force_backprop_mode():
     return using_config("enable_backprop", True)
 
 
+def set_debug(debug: bool) -> None:
+    """Turn the debug mode on or off in this thread: ``config.debug = debug`` (Chainer's ``set_debug``).
+
+    In debug mode every op checks its outputs for NaN and Inf. Use ``using_config('debug', True)``
+    for a block, or ``global_config.debug`` for every thread.
+    """
+    config.debug = bool(debug)
+
+
+def is_debug() -> bool:
+    """Whether the debug mode is on in this thread (``config.debug``)."""
+    return bool(config.debug)
+
+
 def get_dtype(dtype=None, map_mixed16=None):
     """The dtype to create float arrays with: ``dtype`` if given, else ``config.dtype``.
 

@@ -52,6 +52,20 @@ def test_debug_mode_names_the_op_that_produced_nan():
     F.log(x)  # without debug, NaN passes through silently as in NumPy
 
 
+def test_set_debug_and_is_debug_are_this_threads_config_debug():
+    with kusari.using_config("debug", False):  # restores this thread's entry afterwards
+        assert kusari.is_debug() is False
+        kusari.set_debug(True)
+        assert kusari.config.debug is True and kusari.is_debug() is True
+        seen = []
+        t = threading.Thread(target=lambda: seen.append(kusari.is_debug()))
+        t.start()
+        t.join()
+        assert seen == [configuration.LocalConfig.debug]  # other threads keep the default
+        kusari.set_debug(False)
+        assert kusari.config.debug is False and kusari.is_debug() is False
+
+
 def test_environment_variables_set_defaults():
     code = ("import kusari; print(kusari.config.debug, kusari.config.dtype, "
             "kusari.get_dtype())")

@@ -1,8 +1,9 @@
-"""swish: x * sigmoid(beta * x) with a learned per-channel beta."""
+"""swish: x * sigmoid(beta * x) with a learned per-channel beta, or beta = 1 (silu) without one."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
 from kusari.functions.activation import _channel_param
 from kusari.functions.activation.sigmoid import sigmoid, sigmoid_array
+from kusari.functions.activation.silu import silu
 
 
 class Swish(FunctionNode):
@@ -29,10 +30,13 @@ class Swish(FunctionNode):
         return tuple(ret)
 
 
-def swish(x, beta):
+def swish(x, beta=None):
     """Swish ``x * sigmoid(beta * x)``.
 
     x: float array of shape ``(s_0, s_1, ..., s_N)``; beta: array of shape ``(s_1, ..., s_M)``
-    with ``M <= N``, broadcast over the other axes. Returns a Variable shaped like ``x``.
+    with ``M <= N``, broadcast over the other axes (Chainer's learned, differentiable beta), or
+    None (beta = 1, no parameter: ``silu``, as in PyTorch). Returns a Variable shaped like ``x``.
     """
+    if beta is None:
+        return silu(x)
     return Swish().apply((x, beta))[0]

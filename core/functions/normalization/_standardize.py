@@ -4,15 +4,24 @@ The gradient is a node of its own (``StandardizeGrad``) so the first-order backw
 operations, while its backward (needed for double backprop, e.g. gradient penalties) is built from
 differentiable ops and from ``StandardizeGrad`` itself, so derivatives of any order are exact.
 """
-from kusari import utils
+from kusari import backend, utils
 from kusari.function_node import FunctionNode
+
+
+def _mean(a, axes):
+    """``a.mean(axis=axes, keepdims=True)``, but 0 (not NaN) over an empty reduction: an empty batch."""
+    if a.size == 0:
+        shape = tuple(1 if i in axes else s for i, s in enumerate(a.shape))
+        return backend.get_array_module(a).zeros(shape, a.dtype)
+    return a.mean(axis=axes, keepdims=True)
 
 
 class Standardize(FunctionNode):
     """``y = (x - mean(x)) / sqrt(var(x) + eps)`` with the statistics taken over ``axes``.
 
     After ``apply``, ``mean`` and ``var`` hold the batch statistics (keepdims shape) for callers
-    that update running averages.
+    that update running averages. Over an empty reduction (an empty batch) they are 0, so the
+    output is empty and every quantity derived from the statistics stays finite.
     """
 
     def __init__(self, axes, eps):
@@ -22,9 +31,9 @@ class Standardize(FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))
-        self.mean = x.mean(axis=self.axes, keepdims=True)
+        self.mean = _mean(x, self.axes)
         xc = x - self.mean
-        self.var = (xc * xc).mean(axis=self.axes, keepdims=True)
+        self.var = _mean(xc * xc, self.axes)
         self.inv_std = (self.var + self.eps) ** -0.5
         return utils.force_array(xc * self.inv_std),
 
@@ -48,8 +57,7 @@ class StandardizeGrad(FunctionNode):
         self.retain_inputs((0, 1))
         x_hat = (x - self.mean) * self.inv_std
         axes = self.axes
-        gx = self.inv_std * (gy - gy.mean(axis=axes, keepdims=True)
-                             - x_hat * (gy * x_hat).mean(axis=axes, keepdims=True))
+        gx = self.inv_std * (gy - _mean(gy, axes) - x_hat * _mean(gy * x_hat, axes))
         return utils.force_array(gx),
 
     def _again(self, x, g):

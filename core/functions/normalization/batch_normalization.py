@@ -50,9 +50,9 @@ def _norm_axes(fname, x, gamma, beta, axis):
 
 
 def _update_running(running_mean, running_var, mean, var, decay, m):
-    """In-place moving averages; the variance gets Bessel's correction m / (m - 1)."""
+    """In-place moving averages of statistics over ``m >= 1`` values; the variance scaled by m / (m - 1)."""
     decay = float(decay)
-    adjust = m / max(m - 1.0, 1.0)
+    adjust = m / max(m - 1.0, 1.0)  # m = 1: a zero variance stays zero instead of 0 / 0
     running_mean *= decay
     running_mean += (1.0 - decay) * mean
     running_var *= decay
@@ -90,9 +90,10 @@ class BatchStandardize(Standardize):
 
     def forward(self, inputs):
         out = super().forward(inputs)
-        if self.running_mean is not None:
+        m = inputs[0].size // max(self.mean.size, 1)
+        # An empty batch has no statistics to average in (its mean and variance would be NaN).
+        if self.running_mean is not None and m > 0:
             shape = self.running_mean.shape
-            m = inputs[0].size // max(self.mean.size, 1)
             _update_running(self.running_mean, self.running_var, self.mean.reshape(shape),
                             self.var.reshape(shape), self.decay, m)
         return out
@@ -117,7 +118,10 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     and the axes after the channel axes, or over ``axis`` (int or tuple) when given, in which case the
     remaining axes of x must match gamma.shape. When ``running_mean`` / ``running_var`` (arrays of
     gamma's shape) are given they are updated in place: ``r = decay * r + (1 - decay) * stat``, the
-    variance with Bessel's correction.
+    variance with Bessel's correction ``m / (m - 1)``, m the number of values reduced per channel
+    (a single value, m = 1, is left uncorrected so the statistics stay finite).
+    An empty batch (m = 0) leaves the running statistics unchanged and gives an empty output;
+    its gradients with respect to gamma and beta are zeros.
     Returns a Variable of x's shape.
     """
     fname = "batch_normalization"

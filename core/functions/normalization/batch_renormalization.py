@@ -16,7 +16,9 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
     ``d = clip((mean_batch - mean_running) / sigma_running, -dmax, dmax)`` are treated as constants
     in backward, as in the paper. x: (N, *gamma.shape, ...); gamma, beta, running_mean,
     running_var: gamma.shape. With ``update_statistics=True`` the running statistics are
-    updated in place after r and d are computed (variance with Bessel's correction).
+    updated in place after r and d are computed (variance with Bessel's correction), except for an
+    empty batch, which leaves them unchanged and gives an empty output (zero gradients for gamma
+    and beta).
     Returns a Variable of x's shape.
     """
     fname = "batch_renormalization"
@@ -34,8 +36,8 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
         running_sigma = xp.sqrt(running_var + float(eps)).astype(dtype, copy=False)
         r = xp.clip(xp.sqrt(var + float(eps)) / running_sigma, 1.0 / float(rmax), float(rmax))
         d = xp.clip((mean - running_mean.astype(dtype, copy=False)) / running_sigma, -float(dmax), float(dmax))
-        if update_statistics:
-            m = x.size // max(utils.size_of_shape(gamma.shape), 1)
+        m = x.size // max(utils.size_of_shape(gamma.shape), 1)
+        if update_statistics and m > 0:
             _update_running(running_mean, running_var, mean, var, decay, m)
         from kusari.functions.array.reshape import reshape
         g = as_variable(gamma)

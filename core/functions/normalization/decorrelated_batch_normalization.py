@@ -99,7 +99,8 @@ def decorrelated_batch_normalization(x, groups=16, eps=2e-5, running_mean=None,
     group k, whitened with ``(cov + eps I)^(-1/2)`` over the batch and spatial axes.
     ``running_mean`` (groups, C/groups) and ``running_projection`` (groups, C/groups, C/groups),
     when given, are updated in place as moving averages (the projection scaled by m / (m - 1),
-    m = N * spatial size). Returns a Variable of x's shape.
+    m = N * spatial size). An empty batch (m = 0) leaves them unchanged and gives an empty output.
+    Returns a Variable of x's shape.
     """
     fname = "decorrelated_batch_normalization"
     perm, gshape = _group_layout(fname, x, groups)
@@ -115,14 +116,16 @@ def decorrelated_batch_normalization(x, groups=16, eps=2e-5, running_mean=None,
     mu = mean(xg, axis=2, keepdims=True)
     xc = xg - mu
     xp = backend.get_array_module(xc.array)
-    cov = matmul(xc, xc, transb=True) * (1.0 / m) + xp.eye(c, dtype=xc.dtype) * xc.dtype.type(eps)
+    # For an empty batch mu and the covariance are 0, so whiten is finite and the output empty.
+    cov = matmul(xc, xc, transb=True) * (1.0 / max(m, 1)) + xp.eye(c, dtype=xc.dtype) * xc.dtype.type(eps)
     whiten = _InvSqrtm().apply((cov,))[0]
     decay = float(decay)
-    if running_mean is not None:
+    # An empty batch has no statistics to average in.
+    if running_mean is not None and m > 0:
         r = as_array(running_mean)
         r *= decay
         r += (1.0 - decay) * mu.array[:, :, 0]
-    if running_projection is not None:
+    if running_projection is not None and m > 0:
         r = as_array(running_projection)
         r *= decay
         r += ((1.0 - decay) * m / max(m - 1.0, 1.0)) * whiten.array

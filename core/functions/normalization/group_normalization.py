@@ -10,7 +10,8 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
 
     x: (N, C, ...) with C divisible by ``groups``; gamma, beta: (C,). Each sample's channels
     ``[k*C/groups, (k+1)*C/groups)`` and all spatial positions are normalized together, then
-    ``y = gamma[c] * x_hat + beta[c]``. Returns a Variable of x's shape.
+    ``y = gamma[c] * x_hat + beta[c]``. An empty batch (N = 0) gives an empty output.
+    Returns a Variable of x's shape.
     """
     fname = "group_normalization"
     utils.check_float(fname, "x", x)
@@ -27,6 +28,8 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
         raise ValueError(f"{fname}: gamma.shape={gamma.shape} and beta.shape={beta.shape} must both "
                          f"be ({c},) for x.shape={x.shape}")
     from kusari.functions.array.reshape import reshape
-    x_hat = Standardize((2,), eps).apply((reshape(x, (n, int(groups), -1)),))[0]
+    # An explicit group size (not -1) so that an empty batch reshapes too.
+    group_size = utils.size_of_shape(x.shape[1:]) // groups
+    x_hat = Standardize((2,), eps).apply((reshape(x, (n, int(groups), group_size)),))[0]
     expanded = (1, c) + (1,) * (x.ndim - 2)
     return reshape(x_hat, x.shape) * reshape(gamma, expanded) + reshape(beta, expanded)

@@ -8,7 +8,8 @@ def layer_normalization(x, gamma, beta, eps=1e-5):
 
     x: (N, D) as in Chainer, or more generally (..., *gamma.shape); gamma, beta: the trailing
     shape of x. Each sample is normalized over the trailing ``gamma.ndim`` axes, then
-    ``y = gamma * x_hat + beta``. Returns a Variable of x's shape.
+    ``y = gamma * x_hat + beta``. An empty batch gives an empty output.
+    Returns a Variable of x's shape.
     """
     fname = "layer_normalization"
     utils.check_float(fname, "x", x)

@@ -37,6 +37,8 @@ class BatchNormalization(Link):
     Persistents: ``avg_mean``, ``avg_var`` (running statistics) and ``N`` (batches seen in
     fine-tuning). ``forward(x, finetune=False)``: in training mode with ``finetune=True`` the
     running statistics become the exact average over the batches seen since the last reset.
+    An empty batch in training mode gives an empty output and leaves ``avg_mean``, ``avg_var``
+    and ``N`` unchanged (see ``F.batch_normalization``).
     """
 
     def __init__(self, size=None, decay=0.9, eps=2e-5, dtype=None, use_gamma=True, use_beta=True,
@@ -92,8 +94,9 @@ class BatchNormalization(Link):
             beta = Variable(xp.zeros_like(self.avg_mean), requires_grad=False)
         return gamma, beta
 
-    def _decay(self, finetune):
-        if finetune:
+    def _decay(self, finetune, x):
+        # An empty batch leaves the statistics unchanged, so it does not count as a batch seen.
+        if finetune and x.size > 0:
             self.N += 1
             return 1.0 - 1.0 / self.N
         return self.decay
@@ -105,7 +108,7 @@ class BatchNormalization(Link):
         gamma, beta = self._scale_shift()
         if configuration.config.train:
             return F.batch_normalization(x, gamma, beta, eps=self.eps, running_mean=self.avg_mean,
-                                         running_var=self.avg_var, decay=self._decay(finetune),
+                                         running_var=self.avg_var, decay=self._decay(finetune, x),
                                          axis=self.axis)
         return F.fixed_batch_normalization(x, gamma, beta, self.avg_mean, self.avg_var, self.eps,
                                            axis=self.axis)

@@ -28,5 +28,5 @@ class BatchRenormalization(BatchNormalization):
         if configuration.config.train:
             return F.batch_renormalization(
                 x, gamma, beta, self.rmax, self.dmax, self.eps, self.avg_mean, self.avg_var,
-                self._decay(finetune), update_statistics=not self.freeze_running_statistics)
+                self._decay(finetune, x), update_statistics=not self.freeze_running_statistics)
         return F.fixed_batch_normalization(x, gamma, beta, self.avg_mean, self.avg_var, self.eps)

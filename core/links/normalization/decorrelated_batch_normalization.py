@@ -13,6 +13,7 @@ class DecorrelatedBatchNormalization(Link):
     Channels are split into ``groups`` groups of ``size // groups``; persistents ``avg_mean``
     (groups, size // groups) and ``avg_projection`` (groups, size // groups, size // groups),
     updated with ``decay`` in training and used in inference, and ``N`` for fine-tuning.
+    An empty batch in training mode gives an empty output and leaves all three unchanged.
     """
 
     def __init__(self, size, groups=16, decay=0.9, eps=2e-5, dtype=None):
@@ -33,7 +34,8 @@ class DecorrelatedBatchNormalization(Link):
     def forward(self, x, finetune=False):
         """x: (N, size, ...) -> Variable of x's shape."""
         if configuration.config.train:
-            if finetune:
+            # An empty batch leaves the statistics unchanged, so it does not count as a batch seen.
+            if finetune and x.size > 0:
                 self.N += 1
                 decay = 1.0 - 1.0 / self.N
             else:

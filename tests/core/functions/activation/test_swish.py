@@ -35,3 +35,13 @@ def test_beta_shape_mismatch_rejected():
 def test_beta_dtype_mismatch_rejected():
     with pytest.raises(TypeError, match="swish: dtypes must match"):
         F.swish(numpy.ones((2, 3), numpy.float64), numpy.ones(3, numpy.float32))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
+def test_without_beta_is_silu(dtype):
+    x = numpy.random.RandomState(0).uniform(-3, 3, (4, 3)).astype(dtype)
+    y = F.swish(x)
+    assert y.dtype == dtype
+    expected = x.astype(numpy.float64) * scipy.special.expit(x.astype(numpy.float64))
+    testing.assert_allclose(y.array, expected.astype(dtype), **testing.tolerance(dtype))
+    testing.assert_allclose(y.array, F.swish(x, numpy.ones(3, dtype)).array, **testing.tolerance(dtype))

@@ -209,3 +209,48 @@ def test_fixed_statistics_dtype_checked():
                                         r"mean.dtype=float64"):
         F.fixed_batch_normalization(numpy.ones((2, 3), f32), numpy.ones(3, f32), numpy.zeros(3, f32),
                                     numpy.zeros(3), numpy.ones(3, f32))
+
+
+@pytest.mark.filterwarnings("error")  # no "Mean of empty slice" or invalid-value warning either
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(0, 3), (0, 3, 4, 2)])
+def test_empty_batch_leaves_running_statistics_unchanged(dtype, shape):
+    rng = numpy.random.RandomState(3)
+    mean0, var0 = rng.uniform(-1, 1, 3).astype(dtype), rng.uniform(0.5, 2, 3).astype(dtype)
+    running_mean, running_var = mean0.copy(), var0.copy()
+    x = kusari.Variable(numpy.zeros(shape, dtype))
+    gamma = kusari.Variable(rng.uniform(0.5, 1.5, 3).astype(dtype))
+    beta = kusari.Variable(rng.uniform(-1, 1, 3).astype(dtype))
+    y = F.batch_normalization(x, gamma, beta, running_mean=running_mean, running_var=running_var)
+    assert y.shape == shape and y.dtype == dtype
+    numpy.testing.assert_array_equal(running_mean, mean0)
+    numpy.testing.assert_array_equal(running_var, var0)
+    F.sum(y).backward()
+    assert x.grad.shape == shape
+    numpy.testing.assert_array_equal(gamma.grad, numpy.zeros(3, dtype))
+    numpy.testing.assert_array_equal(beta.grad, numpy.zeros(3, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batch_of_one_keeps_running_statistics_finite(dtype):
+    # m = 1 value per channel: the variance 0 is not scaled by m / (m - 1) = 1 / 0.
+    x = numpy.array([[0.5, -1.0, 2.0]], dtype)
+    running_mean, running_var = numpy.zeros(3, dtype), numpy.ones(3, dtype)
+    with pytest.warns(UserWarning, match="every reduced axis"):
+        F.batch_normalization(x, numpy.ones(3, dtype), numpy.zeros(3, dtype),
+                              running_mean=running_mean, running_var=running_var, decay=0.9)
+    testing.assert_allclose(running_mean, 0.1 * x[0].astype(numpy.float64), **testing.tolerance(dtype))
+    testing.assert_allclose(running_var, numpy.full(3, 0.9), **testing.tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batch_of_one_with_spatial_axes_counts_every_position(dtype):
+    # N = 1 but m = N * H * W = 6 values per channel, so the correction is 6 / 5.
+    x = numpy.random.RandomState(5).uniform(-1, 1, (1, 3, 2, 3)).astype(dtype)
+    running_mean, running_var = numpy.zeros(3, dtype), numpy.ones(3, dtype)
+    F.batch_normalization(x, numpy.ones(3, dtype), numpy.zeros(3, dtype),
+                          running_mean=running_mean, running_var=running_var, decay=0.9)
+    x64 = x.astype(numpy.float64)
+    testing.assert_allclose(running_mean, 0.1 * x64.mean(axis=(0, 2, 3)), **testing.tolerance(dtype))
+    testing.assert_allclose(running_var, 0.9 + 0.1 * x64.var(axis=(0, 2, 3), ddof=1),
+                            **testing.tolerance(dtype))

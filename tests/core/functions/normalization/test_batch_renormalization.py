@@ -1,3 +1,5 @@
+import warnings
+
 import numpy
 import pytest
 
@@ -157,3 +159,41 @@ class TestFixedBatchRenormalization(testing.FunctionTestCase):
         x, gamma, beta, mean, var = (a.astype(numpy.float64) for a in inputs)
         y = gamma[:, None] * (x - mean[:, None]) / numpy.sqrt(var[:, None] + 1e-3) + beta[:, None]
         return y.astype(self.dtype),
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(0, 2), (0, 2, 3)])
+def test_empty_batch_leaves_running_statistics_unchanged(dtype, shape):
+    mean0, var0 = numpy.array([0.1, -0.2], dtype), numpy.array([0.5, 1.5], dtype)
+    running_mean, running_var = mean0.copy(), var0.copy()
+    x = kusari.Variable(numpy.zeros(shape, dtype))
+    gamma = kusari.Variable(numpy.array([1.5, 0.5], dtype))
+    beta = kusari.Variable(numpy.array([0.3, -0.3], dtype))
+    y = F.batch_renormalization(x, gamma, beta, 2.0, 1.0, running_mean=running_mean,
+                                running_var=running_var, update_statistics=True)
+    assert y.shape == shape and y.dtype == dtype
+    numpy.testing.assert_array_equal(running_mean, mean0)
+    numpy.testing.assert_array_equal(running_var, var0)
+    F.sum(y).backward()
+    assert x.grad.shape == shape
+    numpy.testing.assert_array_equal(gamma.grad, numpy.zeros(2, dtype))
+    numpy.testing.assert_array_equal(beta.grad, numpy.zeros(2, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(1, 2), (1, 2, 3)])
+def test_batch_of_one_keeps_running_statistics_finite(dtype, shape):
+    x = numpy.random.RandomState(6).uniform(-1, 1, shape).astype(dtype)
+    running_mean, running_var = numpy.zeros(2, dtype), numpy.ones(2, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the single-sample warning, for shape (1, 2)
+        F.batch_renormalization(x, numpy.ones(2, dtype), numpy.zeros(2, dtype), 2.0, 1.0,
+                                running_mean=running_mean, running_var=running_var, decay=0.9,
+                                update_statistics=True)
+    axes = (0,) + tuple(range(2, x.ndim))
+    m = x.size // 2
+    x64 = x.astype(numpy.float64)
+    var = x64.var(axis=axes, ddof=1) if m > 1 else numpy.zeros(2)
+    testing.assert_allclose(running_mean, 0.1 * x64.mean(axis=axes), **testing.tolerance(dtype))
+    testing.assert_allclose(running_var, 0.9 + 0.1 * var, **testing.tolerance(dtype))

@@ -146,3 +146,36 @@ def test_fixed_statistics_dtype_checked():
     with pytest.raises(TypeError, match=r"fixed_decorrelated_batch_normalization: dtypes must match"):
         F.fixed_decorrelated_batch_normalization(numpy.ones((3, 4), f32), numpy.zeros((2, 2)),
                                                  numpy.ones((2, 2, 2), f32), groups=2)
+
+
+def _running(dtype):
+    rng = numpy.random.RandomState(7)
+    mean = rng.uniform(-1, 1, (2, 2)).astype(dtype)
+    projection = numpy.eye(2, dtype=dtype) + rng.uniform(-0.1, 0.1, (2, 2, 2)).astype(dtype)
+    return mean, projection
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(0, 4), (0, 4, 3)])
+def test_empty_batch_leaves_running_statistics_unchanged(dtype, shape):
+    mean0, projection0 = _running(dtype)
+    running_mean, running_projection = mean0.copy(), projection0.copy()
+    x = kusari.Variable(numpy.zeros(shape, dtype))
+    y = F.decorrelated_batch_normalization(x, groups=2, running_mean=running_mean,
+                                           running_projection=running_projection)
+    assert y.shape == shape and y.dtype == dtype
+    numpy.testing.assert_array_equal(running_mean, mean0)
+    numpy.testing.assert_array_equal(running_projection, projection0)
+    F.sum(y).backward()
+    assert x.grad.shape == shape and x.grad.dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(1, 4), (1, 4, 3)])
+def test_batch_of_one_keeps_running_statistics_finite(dtype, shape):
+    running_mean, running_projection = _running(dtype)
+    x = numpy.random.RandomState(8).uniform(-1, 1, shape).astype(dtype)
+    F.decorrelated_batch_normalization(x, groups=2, running_mean=running_mean,
+                                       running_projection=running_projection)
+    assert numpy.isfinite(running_mean).all() and numpy.isfinite(running_projection).all()

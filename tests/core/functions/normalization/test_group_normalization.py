@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import kusari
 import kusari.functions as F
 from kusari import testing
 
@@ -72,3 +73,18 @@ def test_mixed_dtypes_rejected():
     with pytest.raises(TypeError, match=r"group_normalization: dtypes must match \(x.dtype=float32, "
                                         r"gamma.dtype=float64"):
         F.group_normalization(numpy.ones((2, 6), numpy.float32), 2, *_params(dtype=numpy.float64))
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("shape", [(0, 6), (0, 6, 2, 3)])
+def test_empty_batch_gives_empty_output_and_zero_parameter_gradients(dtype, shape):
+    x = kusari.Variable(numpy.zeros(shape, dtype))
+    gamma = kusari.Variable(numpy.random.RandomState(0).uniform(0.5, 1.5, 6).astype(dtype))
+    beta = kusari.Variable(numpy.zeros(6, dtype))
+    y = F.group_normalization(x, 3, gamma, beta)
+    assert y.shape == shape and y.dtype == dtype
+    F.sum(y).backward()
+    assert x.grad.shape == shape
+    numpy.testing.assert_array_equal(gamma.grad, numpy.zeros(6, dtype))
+    numpy.testing.assert_array_equal(beta.grad, numpy.zeros(6, dtype))

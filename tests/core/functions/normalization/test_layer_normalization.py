@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import kusari
 import kusari.functions as F
 from kusari import testing
 
@@ -62,3 +63,18 @@ def test_mixed_dtypes_rejected():
     with pytest.raises(TypeError, match=r"layer_normalization: dtypes must match"):
         F.layer_normalization(numpy.ones((2, 4), numpy.float32), numpy.ones(4),
                               numpy.zeros(4, numpy.float32))
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("shape", [(0, 4), (2, 0, 4)])
+def test_empty_batch_gives_empty_output_and_zero_parameter_gradients(dtype, shape):
+    x = kusari.Variable(numpy.zeros(shape, dtype))
+    gamma = kusari.Variable(numpy.random.RandomState(0).uniform(0.5, 1.5, 4).astype(dtype))
+    beta = kusari.Variable(numpy.zeros(4, dtype))
+    y = F.layer_normalization(x, gamma, beta)
+    assert y.shape == shape and y.dtype == dtype
+    F.sum(y).backward()
+    assert x.grad.shape == shape
+    numpy.testing.assert_array_equal(gamma.grad, numpy.zeros(4, dtype))
+    numpy.testing.assert_array_equal(beta.grad, numpy.zeros(4, dtype))

@@ -1,7 +1,10 @@
+import warnings
+
 import numpy
 import pytest
 
 import kusari
+import kusari.functions as F
 import kusari.links as L
 from kusari.serializers import DictionarySerializer, NpzDeserializer
 
@@ -111,3 +114,31 @@ def test_mixed16_keeps_float32_parameters_and_statistics(size):
     assert y.dtype == numpy.float16
     with kusari.using_config("train", False):
         assert bn(x).dtype == numpy.float16
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("finetune", [False, True])
+def test_empty_batch_in_training_leaves_statistics_unchanged(dtype, finetune):
+    link = L.BatchNormalization(3, dtype=dtype)
+    link(_x().astype(dtype), finetune=finetune)
+    mean0, var0, n0 = link.avg_mean.copy(), link.avg_var.copy(), link.N
+    y = link(numpy.zeros((0, 3, 2, 2), dtype), finetune=finetune)
+    assert y.shape == (0, 3, 2, 2) and y.dtype == dtype
+    numpy.testing.assert_array_equal(link.avg_mean, mean0)
+    numpy.testing.assert_array_equal(link.avg_var, var0)
+    assert link.N == n0
+    link.cleargrads()
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(link.gamma.grad, numpy.zeros(3, dtype))
+    numpy.testing.assert_array_equal(link.beta.grad, numpy.zeros(3, dtype))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("shape", [(1, 3), (1, 3, 2, 2)])
+def test_batch_of_one_keeps_statistics_finite(dtype, shape):
+    link = L.BatchNormalization(3, dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the single-sample warning, for shape (1, 3)
+        link(_x(shape).astype(dtype))
+    assert numpy.isfinite(link.avg_mean).all() and numpy.isfinite(link.avg_var).all()

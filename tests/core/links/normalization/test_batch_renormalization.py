@@ -1,6 +1,8 @@
 import numpy
+import pytest
 
 import kusari
+import kusari.functions as F
 import kusari.links as L
 
 
@@ -38,3 +40,29 @@ def test_backward(check_link_backward):
     # otherwise r and d are constants of the backward (as in the paper): check gamma and beta only
     link = L.BatchRenormalization(3, rmax=2.0, dmax=1.0, freeze_running_statistics=True)
     check_link_backward(link, _x(), numpy.float64, no_grads=[True])
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("finetune", [False, True])
+def test_empty_batch_in_training_leaves_statistics_unchanged(dtype, finetune):
+    link = L.BatchRenormalization(3, rmax=2.0, dmax=1.0, dtype=dtype)
+    link(_x().astype(dtype), finetune=finetune)
+    mean0, var0, n0 = link.avg_mean.copy(), link.avg_var.copy(), link.N
+    y = link(numpy.zeros((0, 3), dtype), finetune=finetune)
+    assert y.shape == (0, 3) and y.dtype == dtype
+    numpy.testing.assert_array_equal(link.avg_mean, mean0)
+    numpy.testing.assert_array_equal(link.avg_var, var0)
+    assert link.N == n0
+    link.cleargrads()
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(link.gamma.grad, numpy.zeros(3, dtype))
+    numpy.testing.assert_array_equal(link.beta.grad, numpy.zeros(3, dtype))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_batch_of_one_keeps_statistics_finite(dtype):
+    link = L.BatchRenormalization(3, rmax=2.0, dmax=1.0, dtype=dtype)
+    with pytest.warns(UserWarning, match="every reduced axis"):
+        link(_x()[:1].astype(dtype))
+    assert numpy.isfinite(link.avg_mean).all() and numpy.isfinite(link.avg_var).all()

@@ -2,6 +2,7 @@ import numpy
 import pytest
 
 import kusari
+import kusari.functions as F
 import kusari.links as L
 
 
@@ -27,3 +28,27 @@ def test_whitening_and_running_statistics():
 def test_size_not_divisible():
     with pytest.raises(ValueError, match="DecorrelatedBatchNormalization.*size=5.*groups=2"):
         L.DecorrelatedBatchNormalization(5, groups=2)
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("finetune", [False, True])
+def test_empty_batch_in_training_leaves_statistics_unchanged(dtype, finetune):
+    link = L.DecorrelatedBatchNormalization(4, groups=2, dtype=dtype)
+    link(numpy.random.default_rng(1).standard_normal((6, 4)).astype(dtype), finetune=finetune)
+    mean0, projection0, n0 = link.avg_mean.copy(), link.avg_projection.copy(), link.N
+    x = kusari.Variable(numpy.zeros((0, 4, 3), dtype))
+    y = link(x, finetune=finetune)
+    assert y.shape == (0, 4, 3) and y.dtype == dtype
+    numpy.testing.assert_array_equal(link.avg_mean, mean0)
+    numpy.testing.assert_array_equal(link.avg_projection, projection0)
+    assert link.N == n0
+    F.sum(y).backward()
+    assert x.grad.shape == (0, 4, 3)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_batch_of_one_keeps_statistics_finite(dtype):
+    link = L.DecorrelatedBatchNormalization(4, groups=2, dtype=dtype)
+    link(numpy.random.default_rng(2).standard_normal((1, 4)).astype(dtype))
+    assert numpy.isfinite(link.avg_mean).all() and numpy.isfinite(link.avg_projection).all()

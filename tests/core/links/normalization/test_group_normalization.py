@@ -1,5 +1,8 @@
 import numpy
+import pytest
 
+import kusari
+import kusari.functions as F
 import kusari.links as L
 
 
@@ -19,3 +22,15 @@ def test_initial_values():
     link = L.GroupNormalization(1, size=2, initial_gamma=2.0, initial_beta=3.0)
     numpy.testing.assert_array_equal(link.gamma.array, 2)
     numpy.testing.assert_array_equal(link.beta.array, 3)
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_empty_batch_gives_empty_output_and_zero_parameter_gradients(dtype):
+    with kusari.using_config("dtype", dtype):
+        link = L.GroupNormalization(2, size=4)
+    y = link(numpy.zeros((0, 4, 5), dtype))
+    assert y.shape == (0, 4, 5) and y.dtype == dtype
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(link.gamma.grad, numpy.zeros(4, dtype))
+    numpy.testing.assert_array_equal(link.beta.grad, numpy.zeros(4, dtype))
