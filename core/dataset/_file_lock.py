@@ -40,7 +40,8 @@ def file_lock(path: str, timeout: float | None = None, poll_interval: float = 0.
     Raises:
         TimeoutError: the lock was not obtained within ``timeout`` seconds (None waits forever).
     """
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    # 0o666 less the umask, like any new file: a group-writable root stays usable by the group
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     try:
         deadline = None if timeout is None else time.monotonic() + timeout
         while not _try_lock(fd):

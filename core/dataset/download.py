@@ -10,19 +10,20 @@ import gzip
 import hashlib
 import http.client
 import os
-import secrets
+import pickle
 import shutil
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import warnings
+import zipfile
 import zlib
 from typing import Callable
 
 from kusari.dataset._file_lock import file_lock
+from kusari.utils.atomic_write import atomic_path
 
 _dataset_root: str | None = None
 
@@ -184,48 +185,31 @@ def _is_transient(error: BaseException) -> bool:
                               _Truncated, http.client.IncompleteRead))
 
 
-def _temp_path(directory: str, name: str) -> str:
-    """A new empty file next to the target (same file system, so the final rename is atomic)."""
-    while True:
-        tmp = os.path.join(directory, f".{name}.{secrets.token_hex(4)}.part")
+def _download_once(url: str, tmp: str, label: str, timeout: float) -> None:
+    request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+    with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
+        length = response.headers.get("Content-Length")
+        total = int(length) if length and length.isdigit() else None
+        print(f"Downloading {url}", file=sys.stderr)
+        progress = _Progress(total, label)
+        received = 0
         try:
-            # unlike tempfile.mkstemp (mode 0600), this honours the umask like a normal file
-            os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
-        except FileExistsError:
-            continue
-        return tmp
+            while chunk := response.read(_CHUNK):
+                out.write(chunk)
+                received += len(chunk)
+                progress.update(len(chunk))
+        finally:
+            progress.close()
+    if total is not None and received != total:
+        raise _Truncated(f"received {received} of {total} bytes")
 
 
-def _download_once(url: str, directory: str, name: str, timeout: float) -> str:
-    tmp = _temp_path(directory, name)
-    try:
-        request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
-        with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
-            length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            print(f"Downloading {url}", file=sys.stderr)
-            progress = _Progress(total, name)
-            received = 0
-            try:
-                while chunk := response.read(_CHUNK):
-                    out.write(chunk)
-                    received += len(chunk)
-                    progress.update(len(chunk))
-            finally:
-                progress.close()
-        if total is not None and received != total:
-            raise _Truncated(f"received {received} of {total} bytes")
-    except BaseException:
-        os.remove(tmp)
-        raise
-    return tmp
-
-
-def _download(url: str, directory: str, name: str, timeout: float, retries: int) -> str:
+def _download(url: str, tmp: str, label: str, timeout: float, retries: int) -> None:
+    """Write ``url``'s body to ``tmp`` (each attempt starts it afresh)."""
     attempt = 0
     while True:
         try:
-            return _download_once(url, directory, name, timeout)
+            return _download_once(url, tmp, label, timeout)
         except (OSError, http.client.HTTPException) as e:
             if attempt >= retries or not _is_transient(e):
                 raise
@@ -235,14 +219,8 @@ def _download(url: str, directory: str, name: str, timeout: float, retries: int)
             attempt += 1
 
 
-def _copy_local(source: str, directory: str, name: str) -> str:
-    tmp = _temp_path(directory, name)
-    try:
-        shutil.copyfile(source, tmp)
-    except BaseException:
-        os.remove(tmp)
-        raise
-    return tmp
+class _Rejected(Exception):
+    """A source's copy failed verification."""
 
 
 def _mirror_names(path: str) -> list[str]:
@@ -326,19 +304,20 @@ def cached_download(url: str, sha256: str | None = None, *, path: str | None = N
                 failures.append(f"mirror {location}: not found")
                 continue
             try:
-                if kind == "file":
-                    tmp = _copy_local(location, directory, name)
-                else:
-                    tmp = _download(location, directory, name, timeout, retries)
+                with atomic_path(path) as tmp:
+                    if kind == "file":
+                        shutil.copyfile(location, tmp)
+                    else:
+                        _download(location, tmp, name, timeout, retries)
+                    problem = _problem(verify, tmp)
+                    if problem is not None:
+                        raise _Rejected(problem.replace(tmp, "the downloaded copy"))
+            except _Rejected as e:
+                failures.append(f"{location}: {e}")
+                continue
             except (OSError, http.client.HTTPException, ValueError) as e:
                 failures.append(f"{location}: {type(e).__name__}: {e}")
                 continue
-            problem = _problem(verify, tmp)
-            if problem is not None:
-                os.remove(tmp)
-                failures.append(f"{location}: {problem.replace(tmp, 'the downloaded copy')}")
-                continue
-            os.replace(tmp, path)
             return path
     tried = "\n".join("  - " + f for f in failures)
     names = " or ".join(_mirror_names(path))
@@ -348,29 +327,81 @@ def cached_download(url: str, sha256: str | None = None, *, path: str | None = N
         f"or set KUSARI_DOWNLOAD_MIRROR to a folder or URL prefix that holds it as {names}.")
 
 
-def cache_or_load_file(path: str, creator: Callable[[str], object], loader: Callable[[str], object]):
-    """Load ``path`` with ``loader`` if it exists; else build it with ``creator`` and return that.
+class CacheError(OSError):
+    """A cached file could not be read and could not be rebuilt."""
 
-    ``creator(temp_path)`` writes the file at a temporary path in the same folder and returns the
-    content; the file is then renamed to ``path`` atomically. A lock on ``path + '.lock'`` makes
-    concurrent callers build it once (the others wait, then load it).
+
+# what loaders raise on a truncated or garbled file: numpy.load (BadZipFile, EOFError, ValueError),
+# gzip (zlib.error, EOFError), text decoding (UnicodeDecodeError is a ValueError), pickle
+_UNREADABLE = (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, zlib.error,
+               pickle.UnpicklingError)
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def cache_or_load_file(path: str, creator: Callable[[str], object], loader: Callable[[str], object]):
+    """Load ``path`` with ``loader`` if it exists and is readable; else (re)build it with ``creator``.
+
+    ``creator(temp_path)`` writes the file at a temporary path in the same folder (whose name ends
+    with ``path``'s file name) and returns the content; the file is then renamed to ``path``
+    atomically, so a crash never leaves a partial cache. A cache that ``loader`` cannot read
+    (truncated or garbled: it raises OSError, EOFError, ValueError, KeyError, BadZipFile,
+    zlib.error or UnpicklingError) is deleted with a warning and rebuilt. A lock on
+    ``path + '.lock'`` makes concurrent callers build it once (the others wait, then load it).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The cached file.
+    creator : callable
+        ``creator(temp_path) -> content``; must write a non-empty file at ``temp_path``.
+    loader : callable
+        ``loader(path) -> content``.
+
+    Returns
+    -------
+    object
+        What ``loader`` or ``creator`` returned.
+
+    Raises
+    ------
+    CacheError
+        The cache was unreadable and could not be deleted or rebuilt; the message names the file,
+        why, and what to delete by hand.
     """
     path = os.fspath(path)
+    damage = None
     if os.path.exists(path):
-        return loader(path)
-    directory, name = os.path.split(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    with file_lock(path + ".lock", timeout=_LOCK_TIMEOUT_S):
-        if os.path.exists(path):
-            return loader(path)
-        temp_dir = tempfile.mkdtemp(prefix=f".{name}.", dir=directory)
         try:
-            temp_path = os.path.join(temp_dir, name)
-            content = creator(temp_path)
-            if not os.path.exists(temp_path):
-                raise FileNotFoundError(
-                    f"cache_or_load_file: the creator returned without writing {temp_path}")
-            os.replace(temp_path, path)
-        finally:
-            shutil.rmtree(temp_dir, ignore_errors=True)
-    return content
+            return loader(path)
+        except _UNREADABLE as e:
+            damage = _describe(e)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with file_lock(path + ".lock", timeout=_LOCK_TIMEOUT_S):
+            if os.path.exists(path):
+                try:
+                    return loader(path)  # built, or repaired, by another process meanwhile
+                except _UNREADABLE as e:
+                    damage = _describe(e)
+                warnings.warn(f"cache_or_load_file: {path} is unreadable ({damage}); deleting and "
+                              "rebuilding it", stacklevel=2)
+                os.remove(path)
+            with atomic_path(path) as tmp:
+                content = creator(tmp)
+                if os.path.getsize(tmp) == 0:
+                    raise ValueError(f"cache_or_load_file: the creator wrote nothing to {tmp}")
+            return content
+    except Exception as e:
+        if damage is None:
+            raise
+        if os.path.exists(path):
+            advice = (f"Delete {path} by hand (it is rebuilt from its source files on the next load), "
+                      "or point KUSARI_DATASET_ROOT at a folder you can write to.")
+        else:
+            advice = (f"{path} has been deleted (nothing else needs deleting); it is rebuilt on the "
+                      "next load once that cause is fixed.")
+        raise CacheError(f"cache_or_load_file: the cached file {path} is unreadable ({damage}) and "
+                         f"could not be rebuilt: {_describe(e)}\n{advice}") from e

@@ -22,6 +22,9 @@ def _load_npz(path: str) -> dict:
 def cached_arrays(dataset_name: str, file_name: str, build) -> dict:
     """The arrays cached in ``<dataset folder>/<file_name>`` (.npz), made by ``build()`` the first time.
 
+    The cache is written atomically, and one that cannot be read is rebuilt (see
+    :func:`kusari.dataset.download.cache_or_load_file`).
+
     The .npz is not compressed: the downloaded archives stay next to it, and compressing costs
     seconds on every conversion and load for little gain on image data.
     """

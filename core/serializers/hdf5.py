@@ -3,7 +3,7 @@ import numpy
 
 from kusari import backend
 from kusari.serializer import Serializer
-from kusari.serializers._atomic import open_for_write
+from kusari.utils.atomic_write import open_for_write
 from kusari.serializers._load import KeyedDeserializer
 from kusari.variable import Variable
 

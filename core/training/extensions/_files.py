@@ -2,7 +2,7 @@
 import json
 import os
 
-from kusari.serializers._atomic import open_for_write
+from kusari.utils.atomic_write import open_for_write
 
 
 def write_bytes(path: str, data: bytes) -> None:

@@ -1,13 +1,13 @@
 """Snapshot writers: how a snapshot file reaches the disk (atomically, in the calling thread)."""
-import contextlib
 import os
-import tempfile
+
+from kusari.utils.atomic_write import atomic_path
 
 
 class SimpleWriter:
-    """Writes ``target`` with ``savefun(path, target)`` to a temporary file in ``outdir``, flushes it
-    to disk and renames it to ``filename``: a crash leaves the previous files intact and never a
-    partial snapshot under a snapshot's name.
+    """Writes ``target`` with ``savefun(path, target)`` through :func:`kusari.utils.atomic_write.atomic_path`:
+    a crash leaves the previous files intact and never a partial snapshot under a snapshot's name,
+    and the file gets the umask's mode.
 
     Writers are called as ``writer(filename, outdir, target, savefun=...)``.
     """
@@ -21,15 +21,5 @@ class SimpleWriter:
         if savefun is None:
             raise ValueError("SimpleWriter: no savefun given")
         os.makedirs(outdir, exist_ok=True)
-        path = os.path.join(outdir, filename)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp." + os.path.basename(filename) + ".", dir=outdir)
-        os.close(fd)
-        try:
+        with atomic_path(os.path.join(outdir, filename)) as tmp:
             savefun(tmp, target, **self._kwds)
-            with open(tmp, "rb+") as f:
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(tmp)
-            raise

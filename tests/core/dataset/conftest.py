@@ -11,3 +11,4 @@ dataset_root = _fixtures.dataset_root
 fast_retries = _fixtures.fast_retries
 http_server = _fixtures.http_server
 no_internet = _fixtures.no_internet
+umask = _fixtures.umask

@@ -1,5 +1,5 @@
 """Fixtures for download tests (used by tests/core/dataset and tests/core/datasets): a loopback HTTP
-server, an isolated dataset root, and a guard that keeps tests off the internet."""
+server, an isolated dataset root, a guard that keeps tests off the internet, and a umask setter."""
 import contextlib
 import functools
 import http.server
@@ -106,6 +106,15 @@ def no_internet(monkeypatch):
         return real_urlopen(request, *args, **kwargs)
 
     monkeypatch.setattr(urllib.request, "urlopen", guarded)
+
+
+@pytest.fixture
+def umask():
+    """``umask(value)`` sets the process umask for the rest of the test (restored after)."""
+    previous = os.umask(0o022)
+    os.umask(previous)
+    yield os.umask
+    os.umask(previous)
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@ import gzip
 import hashlib
 import multiprocessing
 import os
+import stat
 import sys
 
+import numpy
 import pytest
 
 from kusari.dataset import download
@@ -28,7 +30,8 @@ def _write(path, data: bytes):
 
 
 def _leftovers(directory):
-    return sorted(name for name in os.listdir(directory) if name.endswith(".part"))
+    """Hidden files: the temporary files of writes in progress."""
+    return sorted(name for name in os.listdir(directory) if name.startswith("."))
 
 
 # -- dataset root --------------------------------------------------------------------------------
@@ -275,8 +278,8 @@ def test_cache_or_load_file(dataset_root):
     assert download.cache_or_load_file(target, creator, lambda p: open(p).read()) == "made"
     assert len(calls) == 1
     temp = calls[0]
-    assert os.path.dirname(os.path.dirname(temp)) == os.path.dirname(target)  # same file system
-    assert os.path.basename(temp) == "cache.txt" and not os.path.exists(os.path.dirname(temp))
+    assert os.path.dirname(temp) == os.path.dirname(target)  # same file system
+    assert temp.endswith("cache.txt") and temp != target and not os.path.exists(temp)
 
 
 def test_cache_or_load_file_failing_creator_leaves_nothing(dataset_root):
@@ -289,8 +292,9 @@ def test_cache_or_load_file_failing_creator_leaves_nothing(dataset_root):
     with pytest.raises(RuntimeError, match="creator broke"):
         download.cache_or_load_file(str(target), creator, None)
     assert sorted(os.listdir(dataset_root)) == ["cache.txt.lock"]
-    with pytest.raises(FileNotFoundError, match="the creator returned without writing"):
+    with pytest.raises(ValueError, match="cache_or_load_file: the creator wrote nothing to .*cache.txt"):
         download.cache_or_load_file(str(target), lambda p: None, None)
+    assert sorted(os.listdir(dataset_root)) == ["cache.txt.lock"]
 
 
 def test_cache_or_load_file_creates_once_under_contention(dataset_root):
@@ -307,3 +311,90 @@ def test_cache_or_load_file_creates_once_under_contention(dataset_root):
         results = list(pool.map(lambda _: download.cache_or_load_file(target, creator, lambda p: open(p).read()),
                                 range(8)))
     assert results == ["x"] * 8 and created == [1]
+
+
+def test_corrupt_cache_is_deleted_and_rebuilt(dataset_root):
+    target = dataset_root / "c.npy"
+    dataset_root.mkdir()
+    numpy.save(target, numpy.arange(1000))
+    with open(target, "r+b") as f:
+        f.truncate(200)  # past the header, inside the data
+    made = []
+
+    def creator(path):
+        made.append(path)
+        with open(path, "wb") as f:
+            numpy.save(f, numpy.arange(5))
+        return "rebuilt"
+
+    with pytest.warns(UserWarning, match=f"{target} is unreadable \\(ValueError: .*\\); deleting and rebuilding"):
+        assert download.cache_or_load_file(str(target), creator, numpy.load) == "rebuilt"
+    assert len(made) == 1 and numpy.load(target).tolist() == [0, 1, 2, 3, 4]
+    assert _leftovers(dataset_root) == []
+
+
+def test_loader_bugs_are_not_mistaken_for_corruption(dataset_root):
+    target = _write(dataset_root / "c.txt", b"fine")
+
+    def loader(path):
+        raise TypeError("a bug in the loader")
+
+    with pytest.raises(TypeError, match="a bug in the loader"):
+        download.cache_or_load_file(target, lambda p: pytest.fail("rebuilt"), loader)
+    assert open(target, "rb").read() == b"fine"
+
+
+def test_unrebuildable_corrupt_cache_names_the_file(dataset_root):
+    target = _write(dataset_root / "c.npy", b"garbage")
+
+    def creator(path):
+        raise DownloadError("could not obtain source.bin")
+
+    with pytest.warns(UserWarning, match="unreadable"), pytest.raises(download.CacheError) as info:
+        download.cache_or_load_file(target, creator, numpy.load)
+    message = str(info.value)
+    assert f"the cached file {target} is unreadable (ValueError: " in message
+    assert "could not be rebuilt: DownloadError: could not obtain source.bin" in message
+    assert f"{target} has been deleted (nothing else needs deleting)" in message
+    assert isinstance(info.value.__cause__, DownloadError) and isinstance(info.value, OSError)
+    assert sorted(os.listdir(dataset_root)) == ["c.npy.lock"]
+
+
+def test_undeletable_corrupt_cache_says_what_to_delete(dataset_root, monkeypatch):
+    target = _write(dataset_root / "c.npy", b"garbage")
+
+    def refuse(path, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(os, "remove", refuse)  # as in a read-only shared dataset root
+    with pytest.warns(UserWarning, match="unreadable"), pytest.raises(download.CacheError) as info:
+        download.cache_or_load_file(target, lambda p: pytest.fail("rebuilt"), numpy.load)
+    monkeypatch.undo()
+    assert f"Delete {target} by hand" in str(info.value) and "PermissionError" in str(info.value)
+    assert open(target, "rb").read() == b"garbage"
+
+
+# -- file modes ----------------------------------------------------------------------------------
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+@pytest.mark.parametrize("mask, expected", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_downloads_and_caches_get_the_mode_of_a_new_file(dataset_root, http_server, tmp_path, monkeypatch,
+                                                          umask, mask, expected):
+    server = http_server(_write(tmp_path / "site" / "data.bin", PAYLOAD).rsplit(os.sep, 1)[0])
+    source = _write(tmp_path / "mirror" / "m.bin", b"abc")
+    os.chmod(source, 0o640)  # the mirror's own mode is not copied
+    umask(mask)
+    over_http = cached_download(server.url + "data.bin", sha256=_sha256(PAYLOAD), path=str(dataset_root / "h"))
+    monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", str(tmp_path / "mirror"))
+    from_mirror = cached_download("https://example.com/m.bin", sha256=ABC_SHA256, path=str(dataset_root / "m.bin"))
+
+    def creator(path):
+        with open(path, "w") as f:
+            f.write("x")
+
+    cache = str(dataset_root / "cache.txt")
+    download.cache_or_load_file(cache, creator, None)
+    assert [_mode(p) for p in (over_http, from_mirror, cache)] == [expected] * 3
+    assert _mode(cache + ".lock") == expected

@@ -5,6 +5,7 @@ import os
 import numpy
 import pytest
 
+from kusari.dataset.download import CacheError
 from kusari.datasets import TupleDataset, get_mnist
 
 TEST_CLASS_COUNTS = [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]  # ../shared/data/README.md
@@ -63,3 +64,48 @@ def test_argument_errors(dataset_root):
         get_mnist(ndim=4)
     with pytest.raises(TypeError, match="get_mnist: dtype must be a floating type, got int32"):
         get_mnist(dtype=numpy.int32)
+
+
+def _damage(path, how):
+    size = os.path.getsize(path)
+    with open(path, "r+b") as f:
+        if how == "truncate":
+            f.truncate(size // 2)
+        else:  # flip 64 bytes in the middle of the image data
+            f.seek(size // 2)
+            middle = f.read(64)
+            f.seek(size // 2)
+            f.write(bytes(b ^ 0xFF for b in middle))
+
+
+@pytest.mark.parametrize("how", ["truncate", "garble"])
+def test_damaged_cache_is_rebuilt(dataset_root, shared_data, monkeypatch, how):
+    monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", shared_data)
+    get_mnist()
+    cache = dataset_root / "mnist" / "test.npz"
+    _damage(cache, how)
+    with pytest.warns(UserWarning, match=f"{cache} is unreadable .*; deleting and rebuilding it"):
+        _, test = get_mnist(withlabel=False, scale=255.0)
+    numpy.testing.assert_array_equal(test.reshape(-1), _raw(shared_data, "t10k-images-idx3-ubyte.gz"))
+    with numpy.load(cache) as archive:  # the rebuilt cache is whole
+        numpy.testing.assert_array_equal(archive["y"], _raw(shared_data, "t10k-labels-idx1-ubyte.gz"))
+    assert not [name for name in os.listdir(dataset_root / "mnist") if name.startswith(".")]
+
+
+def test_unrebuildable_cache_error_names_the_file(dataset_root, shared_data, monkeypatch):
+    monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", shared_data)
+    get_mnist()
+    monkeypatch.delenv("KUSARI_DOWNLOAD_MIRROR")  # offline, and the downloaded sources are gone
+    folder = dataset_root / "mnist"
+    for name in os.listdir(folder):
+        if name.endswith(".gz"):
+            os.remove(folder / name)
+    cache = folder / "train.npz"
+    _damage(cache, "truncate")
+    with pytest.warns(UserWarning, match="unreadable"), pytest.raises(CacheError) as info:
+        get_mnist()
+    message = str(info.value)
+    assert f"the cached file {cache} is unreadable (BadZipFile: " in message
+    assert f"{cache} has been deleted (nothing else needs deleting)" in message
+    assert f"place it at:\n  {folder / 'train-images-idx3-ubyte.gz'}" in message  # what to provide
+    assert not cache.exists()
