@@ -1,4 +1,7 @@
 """kusari.rl: reinforcement-learning agents on gymnasium (ChainerRL/PFRL's successor)."""
-from kusari._extras import require_extra
+from kusari.utils.extras import require_extra
 
 require_extra("rl", ["gymnasium"])
+
+from kusari.rl import (action_value, collections, explorers, nn, policies, q_functions,  # noqa: E402,F401
+                       replay_buffers, utils)  # (imported after the extra check)

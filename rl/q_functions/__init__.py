@@ -1,0 +1,9 @@
+"""kusari.rl.q_functions: state-input (ActionValue) and state-action (scalar) Q-functions."""
+from kusari.rl.q_functions.dueling_dqn import DistributionalDuelingDQN, DuelingDQN  # NOQA
+from kusari.rl.q_functions.state_action_q_functions import (  # NOQA
+    FCBNLateActionSAQFunction, FCBNSAQFunction, FCLateActionSAQFunction, FCSAQFunction,
+    SingleModelStateActionQFunction)
+from kusari.rl.q_functions.state_q_functions import (  # NOQA
+    DiscreteActionValueHead, DistributionalFCStateQFunctionWithDiscreteAction,
+    DistributionalSingleModelStateQFunctionWithDiscreteAction, FCQuadraticStateQFunction,
+    FCStateQFunctionWithDiscreteAction, SingleModelStateQFunctionWithDiscreteAction)

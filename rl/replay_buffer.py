@@ -1,0 +1,140 @@
+"""The replay-buffer interface, and the batching of sampled n-step experiences for an update."""
+from abc import ABCMeta, abstractmethod
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import numpy
+
+from kusari.dataset import to_device
+from kusari.rl.utils.batch_states import batch_states as default_batch_states
+
+
+class AbstractReplayBuffer(metaclass=ABCMeta):
+    """Base of replay buffers: append transitions as they come, sample them for updates.
+
+    A transition is a dict with ``state``, ``action``, ``reward``, ``next_state``, ``next_action``,
+    ``is_state_terminal`` and any extra keys given to :meth:`append`.
+    """
+
+    @abstractmethod
+    def append(self, state, action, reward, next_state=None, next_action=None,
+               is_state_terminal: bool = False, env_id=0, **kwargs) -> None:
+        """Store the transition ``(s_t, a_t, r_t, s_{t+1}, a_{t+1})`` of environment ``env_id``.
+
+        Parameters
+        ----------
+        state, action, reward, next_state, next_action
+            ``s_t, a_t, r_t, s_{t+1}, a_{t+1}``; ``next_action`` may be None (off-policy agents).
+        is_state_terminal : bool
+            gymnasium's ``terminated``: ``next_state`` ends the episode and has no value to
+            bootstrap from. A ``truncated`` end is told by :meth:`stop_current_episode` instead.
+        env_id : hashable
+            Which of several environments the transition came from; each has its own episode.
+        **kwargs
+            Extra values stored in the transition.
+        """
+
+    @abstractmethod
+    def sample(self, num_experiences: int) -> list:
+        """Draw ``num_experiences`` distinct stored experiences."""
+
+    @abstractmethod
+    def __len__(self) -> int:
+        """The number of stored experiences."""
+
+    @abstractmethod
+    def save(self, filename) -> None:
+        """Write the stored experiences to ``filename`` (an ``.npz``, atomically)."""
+
+    @abstractmethod
+    def load(self, filename) -> None:
+        """Replace the stored experiences with those of a file written by :meth:`save`."""
+
+    @property
+    @abstractmethod
+    def capacity(self) -> Optional[int]:
+        """The most transitions kept (None: unbounded)."""
+
+    @abstractmethod
+    def stop_current_episode(self, env_id=0) -> None:
+        """End environment ``env_id``'s episode without a terminal state (gymnasium's ``truncated``).
+
+        The next transition appended for ``env_id`` starts a new episode. Not to be called after a
+        transition appended with ``is_state_terminal=True``, which ended the episode already.
+        """
+
+    def _check_capacity(self, capacity) -> Optional[int]:
+        if capacity is not None and (isinstance(capacity, bool) or not isinstance(capacity, (int, numpy.integer))
+                                     or capacity < 1):
+            raise ValueError(f"{type(self).__name__}: capacity must be None or an int >= 1, got {capacity!r}")
+        return None if capacity is None else int(capacity)
+
+    def _check_sample_size(self, n: int, available: int, what: str = "experiences") -> None:
+        if not 0 <= n <= available:
+            raise ValueError(f"{type(self).__name__}: cannot sample {n} {what}; the buffer holds {available}")
+
+
+class AbstractEpisodicReplayBuffer(AbstractReplayBuffer):
+    """Base of replay buffers that also sample whole episodes."""
+
+    @abstractmethod
+    def sample_episodes(self, n_episodes: int, max_len: Optional[int] = None) -> List[list]:
+        """Draw ``n_episodes`` distinct episodes, each cut to a random window of ``max_len`` if longer."""
+
+    @property
+    @abstractmethod
+    def n_episodes(self) -> int:
+        """The number of stored episodes."""
+
+
+def random_subseq(seq: Sequence, subseq_len: int) -> Sequence:
+    """A uniformly placed window of ``subseq_len`` items of ``seq`` (all of it when not longer)."""
+    if len(seq) <= subseq_len:
+        return seq
+    start = numpy.random.randint(0, len(seq) - subseq_len + 1)
+    return seq[start:start + subseq_len]
+
+
+def batch_experiences(experiences: List[List[dict]], device, phi: Callable[[Any], Any], gamma: float,
+                      batch_states: Callable = default_batch_states) -> Dict[str, Any]:
+    """Batch ``B`` n-step experiences (lists of 1 to n consecutive transitions) for an update.
+
+    Parameters
+    ----------
+    experiences : list of list of dict
+        As :meth:`ReplayBuffer.sample` returns them.
+    device
+        Where the arrays go: None (leave them), ``'@numpy'``, ``'@cupy:N'``, an int or a Device.
+    phi : callable
+        Feature extractor applied to each observation.
+    gamma : float
+        Discount factor.
+    batch_states : callable
+        ``batch_states(states, device, phi)`` builds the model input from observations.
+
+    Returns
+    -------
+    dict
+        ``state`` and ``next_state`` (from ``batch_states``; ``next_state`` is the last transition's),
+        ``action`` ``(B,) + action shape`` (the first transition's), float32 ``(B,)`` arrays
+        ``reward`` (``sum_i gamma**i r_i``), ``is_state_terminal`` (1 if any transition
+        terminated) and ``discount`` (``gamma**len``), and ``next_action`` when every last
+        transition has one.
+    """
+    batch = {
+        "state": batch_states([exp[0]["state"] for exp in experiences], device, phi),
+        "action": to_device(device, numpy.asarray([exp[0]["action"] for exp in experiences])),
+        "reward": _float32(device, [sum(gamma ** i * t["reward"] for i, t in enumerate(exp))
+                                    for exp in experiences]),
+        "next_state": batch_states([exp[-1]["next_state"] for exp in experiences], device, phi),
+        "is_state_terminal": _float32(device, [any(t["is_state_terminal"] for t in exp)
+                                               for exp in experiences]),
+        "discount": _float32(device, [gamma ** len(exp) for exp in experiences]),
+    }
+    if all(exp[-1]["next_action"] is not None for exp in experiences):
+        batch["next_action"] = to_device(
+            device, numpy.asarray([exp[-1]["next_action"] for exp in experiences]))
+    return batch
+
+
+def _float32(device, values: list):
+    return to_device(device, numpy.asarray(values, dtype=numpy.float32))

@@ -1,0 +1,4 @@
+"""Helpers shared by kusari.rl's parts: seeding, sampling indices, batching observations."""
+from kusari.rl.utils.batch_states import batch_states  # noqa: F401
+from kusari.rl.utils.random import sample_n_k  # noqa: F401
+from kusari.rl.utils.random_seed import set_random_seed  # noqa: F401
