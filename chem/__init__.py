@@ -1,4 +1,4 @@
 """kusari.chem: molecular graph networks on RDKit (Chainer Chemistry's successor)."""
-from kusari._extras import require_extra
+from kusari.utils.extras import require_extra
 
 require_extra("chem", ["rdkit"])

@@ -1,4 +1,4 @@
 """kusari.vision: detection, segmentation and classification models (ChainerCV's successor)."""
-from kusari._extras import require_extra
+from kusari.utils.extras import require_extra
 
 require_extra("vision", ["PIL", "matplotlib"])

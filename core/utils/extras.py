@@ -1,4 +1,4 @@
-"""Checks that an optional extra's packages are importable, naming the extra to install when not."""
+"""Optional extras: check that an extra's packages are importable, naming the extra to install when not (public for the domain packages)."""
 import importlib.util
 
 

@@ -17,7 +17,8 @@ _spec.loader.exec_module(lint)
     ("from kusari.variable import _new_variable", "kusari.variable._new_variable"),
     ("from kusari.serializers._atomic import open_for_write", "kusari.serializers._atomic.open_for_write"),
     ("import kusari\nkusari.variable._new_variable(1, False)", "kusari.variable._new_variable"),
-    ("import kusari.functions as F\nF._private_helper", "F._private_helper"),
+    ("import kusari.functions as F\nF._private_helper", "kusari.functions._private_helper"),
+    ("from kusari import utils\nutils._SCALARS.clear()", "kusari.utils._SCALARS.clear"),
 ])
 def test_private_names_are_reported(source, name):
     assert [found for _, found in lint.private_uses(source)] == [name]
@@ -31,6 +32,13 @@ def test_private_names_are_reported(source, name):
 ])
 def test_public_names_pass(source):
     assert lint.private_uses(source) == []
+
+
+def test_a_domain_may_use_its_own_private_modules_but_not_the_cores():
+    source = "from kusari.rl.policies._checks import check\nfrom kusari import _backprop\n"
+    assert lint.private_uses(source, own_package="kusari.rl") == [(2, "kusari._backprop")]
+    assert [name for _, name in lint.private_uses(source, own_package="kusari.chem")] == [
+        "kusari.rl.policies._checks.check", "kusari._backprop"]
 
 
 def test_main_reports_files_and_exit_code(tmp_path, capsys):

@@ -2,7 +2,7 @@
 import numpy
 
 from kusari import backend, utils
-from kusari._extras import import_optional
+from kusari.utils.extras import import_optional
 from kusari.function_node import FunctionNode
 from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import Variable, as_variable

@@ -2,7 +2,7 @@
 import importlib.util
 import io
 
-from kusari._extras import import_optional
+from kusari.utils.extras import import_optional
 from kusari.training.extensions._files import write_bytes
 
 
