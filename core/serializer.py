@@ -1,7 +1,12 @@
 """The serialization protocol: ``serializer[key]`` descends, ``serializer(key, value)`` saves or loads.
 
 Saving returns ``value``. Loading copies into ``value`` in place when it is an array, returns a new
-array when ``value`` is None, and returns the stored scalar otherwise.
+array when ``value`` is None, and returns the stored scalar otherwise; where the file stores None
+(Chainer's "no value") loading leaves ``value`` as it is and returns None.
+
+``Deserializer.load(obj)`` of the NPZ and HDF5 deserializers is all or nothing: it may call
+``obj.serialize`` twice, first in a check pass in which every call returns the value passed in and
+nothing is written, then to write. ``is_loading`` is True in both.
 """
 
 

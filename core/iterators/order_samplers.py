@@ -82,6 +82,8 @@ class ShuffleOrderSampler(OrderSampler):
         """Save or load the generator state (stored as the UTF-8 bytes of its JSON form)."""
         if serializer.is_loading:
             data = serializer("random_state", None)
+            if data is None:  # not in the file (strict=False), or the check pass of an all-or-nothing load
+                return
             self._set_state(_decode(json.loads(numpy.asarray(data, dtype=numpy.uint8).tobytes())))
         else:
             data = json.dumps(_encode(self._get_state())).encode("utf-8")

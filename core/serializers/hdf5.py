@@ -3,8 +3,8 @@ import numpy
 
 from kusari import backend
 from kusari.serializer import Serializer
-from kusari.utils.atomic_write import open_for_write
 from kusari.serializers._load import KeyedDeserializer
+from kusari.utils.atomic_write import open_for_write
 from kusari.variable import Variable
 
 
@@ -39,12 +39,13 @@ class HDF5Serializer(Serializer):
         return HDF5Serializer(self.group.require_group(key.strip("/")), self.compression)
 
     def __call__(self, key, value):
-        """Write ``value`` under ``key``; ``None`` (an uninitialized parameter) is not written."""
+        """Write ``value`` under ``key``; ``None`` is written as Chainer writes it, an empty dataset."""
         array = value.array if isinstance(value, Variable) else value
+        key = key.lstrip("/")
         if array is None:
+            self.group.create_dataset(key, data=_h5py().Empty("f"))
             return value
         array = backend.CpuDevice().send(array)
-        key = key.lstrip("/")
         options = {"compression": "gzip", "compression_opts": self.compression} \
             if self.compression and array.size > 1 else {}
         self.group.create_dataset(key, data=array, **options)
@@ -52,7 +53,11 @@ class HDF5Serializer(Serializer):
 
 
 class HDF5Deserializer(KeyedDeserializer):
-    """Read values from an h5py group; ``path``, ``strict``, ``ignore_names`` as NpzDeserializer."""
+    """Read values from an h5py group; ``path``, ``strict``, ``ignore_names`` as NpzDeserializer.
+
+    Loading through :meth:`load` is all or nothing (see KeyedDeserializer). An empty dataset
+    (``h5py.Empty``) is Chainer's None: the target keeps its own value and the call returns None.
+    """
 
     def __init__(self, group, path: str = "", strict: bool = True, ignore_names=None):
         _h5py()
@@ -62,11 +67,20 @@ class HDF5Deserializer(KeyedDeserializer):
     def _child(self, path):
         return HDF5Deserializer(self.group, path, self.strict, self.ignore_names)
 
+    def _where(self):
+        return self.group.file.filename
+
     def _contains(self, key):
         return key in self.group
 
     def _read(self, key):
-        return numpy.asarray(self.group[key][()])
+        dataset = self.group[key]
+        if dataset.shape is None:
+            return None
+        try:
+            return numpy.asarray(dataset[()])
+        except OSError as e:
+            raise OSError(self._error(key, f"cannot be read ({e})")) from e
 
 
 def save_hdf5(filename, obj, compression: int = 4) -> None:
@@ -77,7 +91,11 @@ def save_hdf5(filename, obj, compression: int = 4) -> None:
 
 
 def load_hdf5(filename, obj, path: str = "", strict: bool = True, ignore_names=None) -> None:
-    """Load ``obj``'s values from an HDF5 file (path or file object)."""
+    """Load ``obj``'s values from an HDF5 file (path or file object), all or nothing.
+
+    Every dataset ``obj`` asks for is read and checked (presence, shape, dtype) before the first
+    value is written; on any error ``obj`` is left as it was and the error names the file and key.
+    """
     h5py = _h5py()
     with h5py.File(filename, "r") as h5:
         HDF5Deserializer(h5, path, strict, ignore_names).load(obj)

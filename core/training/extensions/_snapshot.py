@@ -2,11 +2,9 @@
 import fnmatch
 import os
 import string
-import zipfile
-
-import numpy
 
 from kusari import serializers
+from kusari.serializers._npz_read import read_npz
 from kusari.training import extension
 from kusari.training.extensions.snapshot_writers import SimpleWriter
 
@@ -19,11 +17,14 @@ class _CorruptSnapshot(Exception):
 
 
 def _load_npz_verified(path, target):
-    """Read the whole NPZ first (zip CRCs checked), then deserialize: a corrupt file changes nothing."""
+    """Read the whole NPZ first (zip CRCs checked, object arrays refused), then load all or nothing.
+
+    A file that cannot be read is a _CorruptSnapshot; a readable one that does not fit ``target``
+    raises as load_npz does. Either way ``target`` is left as it was.
+    """
     try:
-        with numpy.load(path, allow_pickle=False) as npz:
-            data = {key: npz[key] for key in npz.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        data = read_npz(path)
+    except (OSError, ValueError) as e:
         raise _CorruptSnapshot(f"{path}: {e}") from e
     serializers.NpzDeserializer(data).load(target)
 
