@@ -1,0 +1,173 @@
+"""The agent interface (PFRL's): act/observe, batch_act/batch_observe, eval_mode, save/load, statistics.
+
+Saving never pickles: an agent's state (its networks, optimizers, target networks and counters) goes
+through kusari's serializers into one NPZ file, ``<dirname>/agent.npz``, written atomically and
+loaded all or nothing. Replay buffers, which can be large, are saved beside it only when asked.
+"""
+import contextlib
+import os
+from abc import ABCMeta, abstractmethod
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy
+
+from kusari import Link, Optimizer, serializers
+
+STATE_FILE = "agent.npz"
+_SCALAR_TYPES = (bool, int, float, numpy.bool_, numpy.integer, numpy.floating)
+
+
+class Agent(metaclass=ABCMeta):
+    """An agent that acts in one environment.
+
+    ``training`` is True while the agent learns; inside :meth:`eval_mode` it is False, the agent acts
+    greedily (or deterministically) and ``observe`` stores nothing and advances no counter.
+    """
+
+    training = True
+
+    @abstractmethod
+    def act(self, obs: Any) -> Any:
+        """The action for observation ``obs``."""
+
+    @abstractmethod
+    def observe(self, obs: Any, reward: float, done: bool, reset: bool) -> None:
+        """Observe the result of the last action.
+
+        Parameters
+        ----------
+        obs : object
+            The observation after the action.
+        reward : float
+            The reward for it.
+        done : bool
+            The episode terminated (gymnasium's ``terminated``): ``obs`` is a terminal state.
+        reset : bool
+            The episode ends here without terminating (gymnasium's ``truncated``, or the training
+            loop's own limit); the next ``act`` starts a new episode.
+        """
+
+    @abstractmethod
+    def save(self, dirname: str) -> None:
+        """Write the agent's state into the folder ``dirname`` (created if needed)."""
+
+    @abstractmethod
+    def load(self, dirname: str) -> None:
+        """Read the state that :meth:`save` wrote into ``dirname``."""
+
+    @abstractmethod
+    def get_statistics(self) -> List[Tuple[str, Any]]:
+        """``[(name, value), ...]`` to log, with the same names from construction on."""
+
+    @contextlib.contextmanager
+    def eval_mode(self):
+        """A block in which the agent evaluates: ``training`` is False, restored afterwards."""
+        previous = self.training
+        self.training = False
+        try:
+            yield
+        finally:
+            self.training = previous
+
+
+class BatchAgent(Agent, metaclass=ABCMeta):
+    """An agent that acts in a batch of environments; ``act``/``observe`` are batches of one."""
+
+    def act(self, obs: Any) -> Any:
+        return self.batch_act([obs])[0]
+
+    def observe(self, obs: Any, reward: float, done: bool, reset: bool) -> None:
+        self.batch_observe([obs], [reward], [done], [reset])
+
+    @abstractmethod
+    def batch_act(self, batch_obs: Sequence[Any]) -> Sequence[Any]:
+        """One action per observation of ``batch_obs``."""
+
+    @abstractmethod
+    def batch_observe(self, batch_obs: Sequence[Any], batch_reward: Sequence[float],
+                      batch_done: Sequence[bool], batch_reset: Sequence[bool]) -> None:
+        """Observe one result per environment (see :meth:`Agent.observe` for each entry)."""
+
+
+class AsyncAgent(Agent, metaclass=ABCMeta):
+    """An agent whose copies in several processes train shared parameters (A3C)."""
+
+    @property
+    @abstractmethod
+    def process_idx(self) -> Optional[int]:
+        """This copy's process index (0 for the representative one), or None before it is set."""
+
+    @property
+    @abstractmethod
+    def shared_attributes(self) -> Tuple[str, ...]:
+        """Names of the attributes whose arrays the processes share."""
+
+
+class AttributeSavingMixin:
+    """``save``/``load`` for the attributes named in ``saved_attributes``.
+
+    Each named attribute is a :class:`kusari.Link` (a network or a target network), a
+    :class:`kusari.Optimizer`, another ``AttributeSavingMixin``, a number (a counter such as ``t``),
+    or None (skipped). They are written under their names into ``<dirname>/agent.npz``. Attributes
+    named in ``replay_buffer_attributes`` (objects with ``save(filename)`` / ``load(filename)``) are
+    written to ``<dirname>/<name>.npz`` only by ``save(dirname, save_replay_buffer=True)``, and
+    loaded when that file exists.
+    """
+
+    saved_attributes: Tuple[str, ...] = ()
+    replay_buffer_attributes: Tuple[str, ...] = ()
+
+    def save(self, dirname: str, save_replay_buffer: bool = False) -> None:
+        os.makedirs(dirname, exist_ok=True)
+        serializers.save_npz(os.path.join(dirname, STATE_FILE), _State(self))
+        if save_replay_buffer:
+            for name in self.replay_buffer_attributes:
+                buffer = getattr(self, name)
+                if buffer is not None:
+                    buffer.save(os.path.join(dirname, name + ".npz"))
+
+    def load(self, dirname: str) -> None:
+        path = os.path.join(dirname, STATE_FILE)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"{type(self).__name__}.load: {path} does not exist; "
+                                    f"{dirname!r} is not a folder written by save()")
+        serializers.load_npz(path, _State(self))
+        for name in self.replay_buffer_attributes:
+            buffer_path = os.path.join(dirname, name + ".npz")
+            if getattr(self, name) is not None and os.path.isfile(buffer_path):
+                getattr(self, name).load(buffer_path)
+
+    def serialize(self, serializer) -> None:
+        """Serialize the ``saved_attributes`` under their names (Chainer's ``serialize`` protocol)."""
+        _State(self).serialize(serializer)
+
+
+class _State:
+    """Adapts an AttributeSavingMixin's ``saved_attributes`` to the serializer protocol."""
+
+    def __init__(self, owner, ancestors=()):
+        self.owner = owner
+        self.ancestors = ancestors + (owner,)
+
+    def serialize(self, serializer) -> None:
+        owner = self.owner
+        for name in owner.saved_attributes:
+            if not hasattr(owner, name):
+                raise AttributeError(f"{type(owner).__name__}: saved_attributes names {name!r}, "
+                                     "which the agent does not have")
+            value = getattr(owner, name)
+            if value is None:
+                continue
+            if isinstance(value, AttributeSavingMixin):
+                if any(value is a for a in self.ancestors):
+                    raise ValueError(f"{type(owner).__name__}: saved attribute {name!r} contains "
+                                     "itself; saving would never end")
+                _State(value, self.ancestors).serialize(serializer[name])
+            elif isinstance(value, (Link, Optimizer)):
+                value.serialize(serializer[name])
+            elif isinstance(value, _SCALAR_TYPES):
+                setattr(owner, name, type(value)(serializer(name, value)))
+            else:
+                raise TypeError(f"{type(owner).__name__}: saved attribute {name!r} is a "
+                                f"{type(value).__name__}; only Links, Optimizers, numbers and "
+                                "AttributeSavingMixin objects can be saved")
