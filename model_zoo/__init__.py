@@ -1,9 +1,12 @@
-"""kusari.model_zoo: the registry of pretrained weights, loaded by name and verified by checksum.
+"""kusari.model_zoo: the registry of pretrained models, loaded by name and verified by checksum.
 
-``load(name)`` builds the entry's architecture with its weights; ``list()`` names the entries;
-``info(name)`` describes one. Model constructors take ``pretrained_model=`` (a key or an NPZ path),
-resolved by :func:`kusari.model_zoo.pretrained.resolve`.
+``load(name)`` returns the entry's ready object: a network of its architecture with its weights, or
+what its loader builds from the file (an RL agent, a predictor with its preprocessor); ``list()``
+names the entries; ``info(name)`` describes one. Model constructors take ``pretrained_model=`` (a key
+or an NPZ path), resolved by :func:`kusari.model_zoo.pretrained.resolve`. A zoo file is one ``.npz``:
+:func:`pack_directory` makes one of an object saved as a folder, :func:`unpack_directory` undoes it.
 """
 from kusari.model_zoo import entries  # NOQA  (registers the shipped entries)
+from kusari.model_zoo.archive import pack_directory, unpack_directory  # NOQA
 from kusari.model_zoo.registry import Entry, info, load, register, unregister, weights_path  # NOQA
 from kusari.model_zoo.registry import names as list  # NOQA

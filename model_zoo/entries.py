@@ -1,7 +1,8 @@
-"""The registered zoo entries; each one's weights, checksum and metric come from the reproduction named in it.
+"""The registered zoo entries; each one's file, checksum and metric come from the reproduction named in it.
 
 The values are copied from ``reproductions/results/<reproduction>.full.json`` ("weights" record),
-written by ``python -m reproductions run NAME --tier full``.
+written by ``python -m reproductions run NAME --tier full``. A network entry names its
+``architecture``; an agent or a predictor names its ``loader`` (see docs/reproductions.md).
 """
 from kusari.model_zoo.registry import Entry, register
 

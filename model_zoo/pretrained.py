@@ -33,6 +33,9 @@ def resolve(owner: str, pretrained_model, given: dict, defaults: dict) -> tuple[
     key = os.fspath(pretrained_model)
     if key in registry.names():
         entry = registry.get_entry(key)
+        if entry.architecture is None:
+            raise ValueError(f"{owner}: pretrained_model={key!r} is not a network's weights (the entry "
+                             f"is built by {entry.loader}); use kusari.model_zoo.load({key!r})")
         for name, fixed in entry.params.items():
             if given.get(name) is not None and given[name] != fixed:
                 raise ValueError(

@@ -1,36 +1,60 @@
-"""The model zoo's registry: entries naming an architecture, its fixed parameters and a verified weight file."""
+"""The model zoo's registry: entries naming what to build (a network or a loader) and a verified file."""
 import dataclasses
 import importlib
 import os
 
 from kusari.dataset.download import Checksum, cached_download
+from kusari.utils import file_sha256, kusari_home
 
 _WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights")
+
+# A file shipped in the package's weights/ folder stays below this; a larger one is published
+# elsewhere and registered by url (the wheel and the git history stay small).
+SHIPPED_FILE_LIMIT = 5 * 2**20
 
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
-    """One pretrained model.
+    """One pretrained model: a network, an RL agent, a predictor with its preprocessor...
 
-    Args:
-        name: the registry key, e.g. ``'lenet5-mnist'``.
-        architecture: ``'module:Class'`` of the constructor; it must accept ``pretrained_model=``.
-        params: the constructor arguments the weights were trained with (fixed for this entry).
-        file: the weight file's name (NPZ written by :func:`kusari.serializers.save_npz`); looked up
-            in the package's ``weights/`` folder, then in ``KUSARI_HOME/models``.
-        sha256: hex SHA-256 of the file.
-        url: where to download the file when it is not shipped; None for shipped-only entries.
-        dataset: what it was trained on.
-        metric: what it reached, e.g. ``{'test_error': 0.0091}`` (fractions, not percent).
-        reproduction: the reproduction that produced it (``python -m reproductions run NAME``).
-        commit: the git commit of that run.
+    Give exactly one of ``architecture`` (a network) and ``loader`` (anything else).
+
+    Parameters
+    ----------
+    name : str
+        The registry key, e.g. ``'lenet5-mnist'``.
+    file : str
+        The file's name, one ``.npz``; looked up in the package's ``weights/`` folder, then in
+        ``KUSARI_HOME/models``.
+    sha256 : str
+        Hex SHA-256 of the file.
+    architecture : str or None
+        ``'module:Class'`` of a network constructor accepting ``pretrained_model=``; ``load``
+        returns ``Class(pretrained_model=name)``.
+    loader : str or None
+        ``'module:callable'`` called as ``callable(path, **params)`` with the verified file's
+        path; it returns the ready object (an agent with ``act``/``observe``/``eval_mode``...).
+    params : dict
+        The constructor's arguments the weights were trained with (fixed for this entry), or the
+        loader's keyword arguments.
+    url : str or None
+        Where to download the file when it is not shipped; None for shipped-only entries.
+    dataset : str
+        What it was trained on (a data set or an environment).
+    metric : dict
+        What it reached, e.g. ``{'test_error': 0.0091}`` (fractions, not percent).
+    reproduction : str
+        The reproduction that produced it (``python -m reproductions run NAME``).
+    commit : str
+        The git commit of that run.
     """
 
     name: str
-    architecture: str
-    params: dict
     file: str
     sha256: str
+    architecture: str | None = None
+    loader: str | None = None
+    params: dict = dataclasses.field(default_factory=dict)
     url: str | None = None
     dataset: str = ""
     metric: dict = dataclasses.field(default_factory=dict)
@@ -38,9 +62,18 @@ class Entry:
     commit: str = ""
 
     def __post_init__(self):
-        if ":" not in self.architecture:
-            raise ValueError(f"model_zoo.Entry {self.name!r}: architecture must be 'module:Class', "
-                             f"got {self.architecture!r}")
+        if (self.architecture is None) == (self.loader is None):
+            raise ValueError(f"model_zoo.Entry {self.name!r}: give exactly one of architecture "
+                             f"(a network) and loader (anything else), got architecture="
+                             f"{self.architecture!r}, loader={self.loader!r}")
+        for field in ("architecture", "loader"):
+            value = getattr(self, field)
+            if value is not None and ":" not in value:
+                raise ValueError(f"model_zoo.Entry {self.name!r}: {field} must be 'module:callable', "
+                                 f"got {value!r}")
+        if not self.file.endswith(".npz") or os.path.basename(self.file) != self.file:
+            raise ValueError(f"model_zoo.Entry {self.name!r}: file must be a bare '.npz' file name, "
+                             f"got {self.file!r}")
         Checksum(self.sha256)  # validates the digest's form early
 
 
@@ -86,8 +119,7 @@ def info(name: str) -> dict:
 
 def models_dir() -> str:
     """``KUSARI_HOME/models`` (``KUSARI_HOME`` defaults to ``~/.kusari``): where downloaded weights go."""
-    home = os.environ.get("KUSARI_HOME") or os.path.join("~", ".kusari")
-    return os.path.join(os.path.expanduser(home), "models")
+    return os.path.join(kusari_home(), "models")
 
 
 def weights_path(name: str) -> str:
@@ -123,12 +155,75 @@ def weights_path(name: str) -> str:
         f"place a copy with sha256 {entry.sha256} at {target}")
 
 
-def architecture(name: str):
-    """The constructor (class) of ``name``'s architecture, imported on demand."""
-    module, _, attr = get_entry(name).architecture.partition(":")
+def _import(spec: str):
+    module, _, attr = spec.partition(":")
     return getattr(importlib.import_module(module), attr)
 
 
+def architecture(name: str):
+    """The network constructor (class) of ``name``, imported on demand; ValueError for a loader entry."""
+    entry = get_entry(name)
+    if entry.architecture is None:
+        raise ValueError(f"model_zoo: {name!r} is not a network (it is built by {entry.loader}); "
+                         f"use kusari.model_zoo.load({name!r})")
+    return _import(entry.architecture)
+
+
 def load(name: str):
-    """A new model of ``name``'s architecture with its pretrained weights loaded."""
-    return architecture(name)(pretrained_model=name)
+    """The ready object of ``name``, built from its verified file.
+
+    Parameters
+    ----------
+    name : str
+        A registered entry.
+
+    Returns
+    -------
+    object
+        For a network entry a new model of its architecture with the pretrained weights; for a
+        loader entry whatever ``loader(path, **params)`` returns (an agent, a predictor...).
+    """
+    entry = get_entry(name)
+    if entry.loader is None:
+        return architecture(name)(pretrained_model=name)
+    return _import(entry.loader)(weights_path(name), **entry.params)
+
+
+def shipped_file_problems(weights_dir: str | None = None) -> list[str]:
+    """What is wrong with the shipped files: each a line naming the file or entry.
+
+    A file in ``weights_dir`` (default the package's ``weights/``) larger than
+    :data:`SHIPPED_FILE_LIMIT` or registered by no entry; an entry without ``url`` whose file is
+    missing there or whose SHA-256 differs; an entry with ``url`` whose shipped copy differs.
+
+    Parameters
+    ----------
+    weights_dir : str or None
+        The folder of shipped files.
+
+    Returns
+    -------
+    list of str
+        Empty when every shipped file is small, registered and verified.
+    """
+    weights_dir = _WEIGHTS_DIR if weights_dir is None else weights_dir
+    problems = []
+    shipped = sorted(os.listdir(weights_dir)) if os.path.isdir(weights_dir) else []
+    registered = {e.file for e in _REGISTRY.values()}
+    for file in shipped:
+        size = os.path.getsize(os.path.join(weights_dir, file))
+        if size > SHIPPED_FILE_LIMIT:
+            problems.append(f"{file}: {size} bytes, over the {SHIPPED_FILE_LIMIT} byte limit of shipped "
+                            f"files; publish it and register it by url")
+        if file not in registered:
+            problems.append(f"{file}: shipped but registered by no entry")
+    for entry in _REGISTRY.values():
+        path = os.path.join(weights_dir, entry.file)
+        if not os.path.isfile(path):
+            if entry.url is None:
+                problems.append(f"{entry.name}: has no url and its file {entry.file} is not shipped")
+            continue
+        actual = file_sha256(path)
+        if actual != entry.sha256:
+            problems.append(f"{entry.name}: {entry.file} has sha256 {actual}, registered {entry.sha256}")
+    return problems

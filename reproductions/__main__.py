@@ -1,4 +1,8 @@
-"""Command line: ``python -m reproductions list | run NAME --tier quick|full --seeds N --out DIR | report``."""
+"""Command line: ``python -m reproductions list | run NAME --tier quick|full --seeds N --out DIR | report``.
+
+A full run needs a clean git tree; ``--allow-dirty`` runs it anyway as a development run: its result
+is marked not publishable, nothing goes to the zoo, and RESULTS.md is not regenerated.
+"""
 import argparse
 import sys
 
@@ -18,16 +22,23 @@ def main(argv=None) -> int:
     run.add_argument("--work", default=None,
                      help="folder for snapshots and logs (default KUSARI_HOME/reproductions)")
     run.add_argument("--weights-dir", default=runner.DEFAULT_WEIGHTS_DIR,
-                     help="where the full tier writes its zoo weights")
+                     help="where the full tier writes its zoo file")
+    run.add_argument("--allow-dirty", action="store_true",
+                     help="run the full tier on a modified tree (not publishable: no zoo file, no RESULTS.md)")
     rep = sub.add_parser("report", help="regenerate RESULTS.md from the result JSON files")
     rep.add_argument("--results", default=report.DEFAULT_RESULTS)
     rep.add_argument("--output", default=report.DEFAULT_REPORT)
     args = parser.parse_args(argv)
 
     if args.command == "list":
-        for name, repro in sorted(catalog.all_reproductions().items()):
+        available, unavailable = catalog.discover()
+        for name in sorted([*available, *unavailable]):
+            if name in unavailable:
+                print(f"{name}: unavailable, {unavailable[name]}")
+                continue
+            repro = available[name]
             t = repro.target
-            tiers = ", ".join(f"{k} ({v.epochs} epochs)" for k, v in repro.tiers.items())
+            tiers = ", ".join(f"{k} ({v.budget:,} {repro.budget_unit})" for k, v in repro.tiers.items())
             print(f"{name}: {repro.task}; target {t.metric} {t.value:g} ({t.direction} is better, "
                   f"tolerance {t.tolerance:g}); tiers: {tiers}")
         return 0
@@ -42,9 +53,12 @@ def main(argv=None) -> int:
         parser.error(f"--seeds must be >= 1, got {args.seeds}")
     if args.jobs < 1:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
-    result = runner.run(repro, args.tier, args.seeds, out=args.out, work=args.work,
-                        weights_dir=args.weights_dir, jobs=args.jobs)
-    if args.out == runner.DEFAULT_OUT:
+    try:
+        result = runner.run(repro, args.tier, args.seeds, out=args.out, work=args.work,
+                            weights_dir=args.weights_dir, jobs=args.jobs, allow_dirty=args.allow_dirty)
+    except runner.DirtyTreeError as e:
+        parser.error(str(e))
+    if args.out == runner.DEFAULT_OUT and result["publishable"]:
         report.write_report()
     return 0 if result["passed"] else 1
 

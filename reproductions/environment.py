@@ -29,24 +29,35 @@ def cpu_cores() -> int:
         return os.cpu_count() or 1
 
 
-def git_commit() -> str:
-    """HEAD's commit hash, with ``+dirty`` when tracked files differ from it; ``'unknown'`` outside git."""
+def git_commit(root: str = REPO_ROOT) -> str:
+    """The commit the code in ``root`` is at: HEAD's hash, with ``+dirty`` when the tree differs from it.
+
+    The tree is dirty when a tracked file is modified or when an untracked, not ignored ``.py``
+    file exists (a new reproduction module the commit does not hold); other untracked files
+    (results, logs) do not count. ``'unknown'`` outside git.
+    """
     def git(*args):
-        return subprocess.run(["git", "-C", REPO_ROOT, *args], capture_output=True, text=True,
+        return subprocess.run(["git", "-C", root, *args], capture_output=True, text=True,
                               timeout=30, check=True).stdout.strip()
     try:
         commit = git("rev-parse", "HEAD")
-        dirty = git("status", "--porcelain", "--untracked-files=no")
+        modified = git("status", "--porcelain", "--untracked-files=no")
+        untracked = git("ls-files", "--others", "--exclude-standard", "--", "*.py")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return commit + ("+dirty" if dirty else "")
+    return commit + ("+dirty" if modified or untracked else "")
+
+
+def is_clean(commit: str) -> bool:
+    """Whether ``commit`` (from :func:`git_commit`) names a commit that holds exactly the code that ran."""
+    return commit != "unknown" and not commit.endswith("+dirty")
 
 
 def describe() -> dict:
-    """``{'hardware': {...}, 'kusari_version', 'git_commit', 'date'}`` for a result file."""
+    """``{'hardware': {...}, 'kusari_version', 'date'}`` for a result file (the commit is taken apart,
+    when a run starts)."""
     return {
         "hardware": {"cpu": cpu_model(), "cores": cpu_cores(), "device": "cpu"},
         "kusari_version": kusari.__version__,
-        "git_commit": git_commit(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }

@@ -1,33 +1,42 @@
-"""Running a reproduction: train each seed (resumably), measure, write the result JSON and zoo weights."""
+"""Running a reproduction: seed, train and evaluate each seed (resumably), write the result JSON, hand off to the zoo.
+
+The reproduction supplies ``train`` and ``evaluate`` (see :class:`reproductions.spec.Reproduction`);
+everything here is the same for every domain.
+"""
 import concurrent.futures
 import hashlib
 import json
+import math
 import multiprocessing
 import os
+import random
 import shutil
 import time
 
 import numpy
 
 import kusari
-import kusari.links as L
 from kusari import serializers
-from kusari.dataset import concat_examples
-from kusari.datasets import SubDataset
-from kusari.iterators import SerialIterator, ShuffleOrderSampler
-from kusari.training import StandardUpdater, Trainer, extensions
+from kusari.model_zoo.registry import SHIPPED_FILE_LIMIT
+from kusari.utils import file_sha256, kusari_home
+from kusari.utils.atomic_write import atomic_path
 
 from reproductions import catalog, environment
+from reproductions.report import format_value
 from reproductions.spec import Reproduction
 
 DEFAULT_OUT = os.path.join(environment.REPO_ROOT, "reproductions", "results")
 DEFAULT_WEIGHTS_DIR = os.path.join(environment.REPO_ROOT, "model_zoo", "weights")
+ARTIFACT_FILE = "artifact.npz"
+
+
+class DirtyTreeError(ValueError):
+    """A full-tier run was asked for on a tree that differs from its commit."""
 
 
 def default_work_dir() -> str:
     """``KUSARI_HOME/reproductions``: where per-seed snapshots and logs live while training."""
-    home = os.environ.get("KUSARI_HOME") or os.path.join("~", ".kusari")
-    return os.path.join(os.path.expanduser(home), "reproductions")
+    return os.path.join(kusari_home(), "reproductions")
 
 
 def slug(name: str, tier: str) -> str:
@@ -39,7 +48,8 @@ def slug(name: str, tier: str) -> str:
 def _fingerprint(repro: Reproduction, tier: str) -> str:
     """A short hash of what determines a tier's training, so a changed recipe never reuses old seeds."""
     spec = repro.tier(tier)
-    key = json.dumps([spec.epochs, spec.train_size, repro.batch_size, repro.recipe])
+    key = json.dumps([spec.budget, repro.budget_unit, spec.options, repro.config, repro.recipe],
+                     sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:8]
 
 
@@ -48,24 +58,17 @@ def result_path(out: str, name: str, tier: str) -> str:
     return os.path.join(out, slug(name, tier) + ".json")
 
 
-def classification_error(model, dataset, batch_size: int = 1000) -> float:
-    """Fraction of ``dataset``'s ``(x, label)`` pairs whose argmax logit is not the label."""
-    wrong = 0
-    with kusari.using_config("train", False), kusari.no_backprop_mode():
-        for start in range(0, len(dataset), batch_size):
-            x, t = concat_examples(dataset[start:start + batch_size])
-            y = model(x).array
-            wrong += int((y.argmax(axis=1) != t).sum())
-    return wrong / len(dataset)
-
-
-def sha256_of(path: str) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+def save_artifact(repro: Reproduction, artifact, path: str) -> None:
+    """Write ``artifact`` as the one ``.npz`` file ``path`` with ``repro.save``, or
+    :func:`kusari.serializers.save_npz` for a Link when the reproduction declares no ``save``."""
+    if repro.save is not None:
+        with atomic_path(path) as tmp:
+            repro.save(artifact, tmp)
+    elif isinstance(artifact, kusari.Link):
+        serializers.save_npz(path, artifact)
+    else:
+        raise TypeError(f"{repro.name}: train returned a {type(artifact).__name__}, not a Link; "
+                        f"declare save=(artifact, path) to write it as one .npz file")
 
 
 class _Log:
@@ -82,50 +85,43 @@ class _Log:
             f.write(line + "\n")
 
 
-def _train_seed(repro: Reproduction, tier: str, seed: int, work: str, data, log):
-    """Train one seed in ``work`` (resuming from its newest snapshot); returns (model, seconds)."""
-    spec = repro.tier(tier)
-    train, _ = data
-    if spec.train_size is not None:
-        train = SubDataset(train, 0, min(spec.train_size, len(train)))
-    numpy.random.seed(seed)
-    model = repro.make_model()
-    iterations = spec.epochs * -(-len(train) // repro.batch_size)
-    optimizer, schedule = repro.make_optimizer(iterations)
-    optimizer.setup(L.Classifier(model))
-    iterator = SerialIterator(train, repro.batch_size,
-                              order_sampler=ShuffleOrderSampler(numpy.random.RandomState(seed)))
-    trainer = Trainer(StandardUpdater(iterator, optimizer), (spec.epochs, "epoch"), out=work)
-    trainer.extend(extensions.snapshot(filename="snapshot_epoch_{.updater.epoch}", n_retains=1,
-                                       autoload=True), trigger=(1, "epoch"))
-    trainer.extend(extensions.LogReport())
-    trainer.extend(extensions.PrintReport(["epoch", "main/loss", "main/accuracy", "elapsed_time"]))
-    trainer.extend(extensions.ProgressBar(update_interval=100))
-    for extension in schedule:
-        trainer.extend(extension)
-    log(f"seed {seed}: training {spec.epochs} epochs on {len(train)} examples in {work}")
-    trainer.run()
-    return model, trainer.elapsed_time
+def _measure(repro: Reproduction, artifact, tier: str, seed: int) -> float:
+    value = repro.evaluate(artifact, repro.tier(tier), seed)
+    if isinstance(value, bool) or not isinstance(value, (int, float, numpy.floating, numpy.integer)):
+        raise TypeError(f"{repro.name}: evaluate must return a float, got {type(value).__name__}")
+    if not math.isfinite(value):
+        raise ValueError(f"{repro.name}: evaluate returned {value} for seed {seed}")
+    return float(value)
 
 
 def _seed_record(repro: Reproduction, tier: str, seed: int, work: str, log) -> dict:
-    """Train and evaluate one seed unless its ``seed_result.json`` exists; returns that record."""
+    """Seed, train, evaluate (and save) one seed unless its ``seed_result.json`` exists; returns that record."""
     seed_dir = os.path.join(work, f"seed{seed}")
     done = os.path.join(seed_dir, "seed_result.json")
+    metric = repro.target.metric
     if os.path.exists(done):
         with open(done) as f:
             record = json.load(f)
-        log(f"seed {seed}: already finished, {repro.target.metric}={record['value']:.4%}")
+        log(f"seed {seed}: already finished, {metric}={format_value(record['value'], metric)}")
         return record
-    data = repro.load_data()
-    model, seconds = _train_seed(repro, tier, seed, seed_dir, data, log)
-    value = classification_error(model, data[1])
-    serializers.save_npz(os.path.join(seed_dir, "model.npz"), model)
-    record = {"seed": seed, "value": value, "train_seconds": round(seconds, 1)}
-    with open(done + ".part", "w") as f:
+    os.makedirs(seed_dir, exist_ok=True)
+    numpy.random.seed(seed)
+    random.seed(seed)
+    spec = repro.tier(tier)
+    log(f"seed {seed}: training {spec.budget} {repro.budget_unit} in {seed_dir}")
+    started = time.perf_counter()
+    artifact = repro.train(spec, seed, seed_dir)
+    trained = time.perf_counter()
+    value = _measure(repro, artifact, tier, seed)
+    evaluated = time.perf_counter()
+    if repro.zoo_name is not None:
+        save_artifact(repro, artifact, os.path.join(seed_dir, ARTIFACT_FILE))
+    record = {"seed": seed, "value": value, "train_seconds": round(trained - started, 1),
+              "evaluate_seconds": round(evaluated - trained, 1)}
+    with atomic_path(done) as tmp, open(tmp, "w") as f:  # a killed run never leaves a half-written marker
         json.dump(record, f)
-    os.replace(done + ".part", done)  # a killed run never leaves a half-written marker
-    log(f"seed {seed}: {repro.target.metric}={value:.4%} after {seconds:.0f} s")
+    log(f"seed {seed}: {metric}={format_value(value, metric)} after {trained - started:.0f} s training, "
+        f"{evaluated - trained:.0f} s evaluating")
     return record
 
 
@@ -134,23 +130,81 @@ def _seed_in_worker(name: str, tier: str, seed: int, work: str) -> dict:
     return _seed_record(catalog.get(name), tier, seed, work, _Log(os.path.join(work, "run.log")))
 
 
+def _hand_off(repro: Reproduction, work: str, weights_dir: str, record: dict, log) -> dict:
+    """Copy seed 0's artifact to the zoo's shipped files (or leave it in ``work`` when too large to ship)."""
+    source = os.path.join(work, f"seed{record['seed']}", ARTIFACT_FILE)
+    if not os.path.isfile(source):
+        raise FileNotFoundError(f"run: {source} is missing (seed {record['seed']} finished without "
+                                f"it); delete {os.path.dirname(source)} to train that seed again")
+    size = os.path.getsize(source)
+    name = repro.zoo_name + ".npz"
+    weights = {"zoo_name": repro.zoo_name, "file": name, "sha256": file_sha256(source),
+               "seed": record["seed"], "value": record["value"]}
+    if size > SHIPPED_FILE_LIMIT:
+        target = os.path.join(work, name)
+        weights["file"] = target
+        log(f"zoo file: {size} bytes is over the {SHIPPED_FILE_LIMIT} byte limit of shipped files; "
+            f"publish {target} and register it by url")
+    else:
+        os.makedirs(weights_dir, exist_ok=True)
+        target = os.path.join(weights_dir, name)
+    with atomic_path(target) as tmp:
+        shutil.copyfile(source, tmp)
+    log(f"zoo file: {target} sha256 {weights['sha256']}")
+    return weights
+
+
 def run(repro: Reproduction, tier: str, seeds: int, out: str = DEFAULT_OUT, work: str | None = None,
-        weights_dir: str = DEFAULT_WEIGHTS_DIR, jobs: int = 1) -> dict:
+        weights_dir: str = DEFAULT_WEIGHTS_DIR, jobs: int = 1, allow_dirty: bool = False) -> dict:
     """Train ``seeds`` seeds (0, 1, ...) of ``repro``'s ``tier`` and write the result JSON to ``out``.
 
-    A seed that finished before (its ``seed_result.json`` exists in the work folder) is not trained
-    again; an interrupted one resumes from its last epoch snapshot. With ``jobs > 1`` seeds train in
-    that many worker processes (the reproduction must then be in the catalog). For the full tier
-    the first seed's weights are copied to ``weights_dir/<zoo_name>.npz`` and their SHA-256 recorded.
+    Before each seed NumPy's global RandomState and Python's ``random`` are seeded with it. A seed
+    that finished before (its ``seed_result.json`` exists in the work folder) is not trained again;
+    an interrupted one is handed its folder again, so a train step that snapshots can resume. With
+    ``jobs > 1`` seeds train in that many worker processes (the reproduction must then be in the
+    catalog).
 
-    Returns:
-        dict: the result record (also written to ``result_path(out, repro.name, tier)``).
+    A result is publishable when the git tree is clean (:func:`environment.git_commit`): only then
+    does RESULTS.md show it and does a full tier hand its seed 0 to the zoo (``save`` writes it as
+    ``weights_dir/<zoo_name>.npz``, its SHA-256 is recorded). A full tier refuses a dirty tree
+    unless ``allow_dirty`` (development runs; not publishable); a quick tier may run dirty.
+
+    Parameters
+    ----------
+    repro : Reproduction
+        What to run.
+    tier : str
+        ``'quick'`` or ``'full'`` (any tier ``repro`` declares).
+    seeds : int
+        How many seeds, >= 1.
+    out : str
+        Folder of the result JSON.
+    work : str or None
+        Folder of the per-seed work folders (default ``KUSARI_HOME/reproductions``).
+    weights_dir : str
+        Where a full tier writes its zoo file.
+    jobs : int
+        Worker processes, >= 1.
+    allow_dirty : bool
+        Run a full tier on a dirty tree anyway.
+
+    Returns
+    -------
+    dict
+        The result record (also written to ``result_path(out, repro.name, tier)``).
     """
     spec = repro.tier(tier)
-    if not (isinstance(seeds, int) and seeds >= 1):
+    if isinstance(seeds, bool) or not (isinstance(seeds, int) and seeds >= 1):
         raise ValueError(f"run: seeds must be a positive int, got {seeds!r}")
-    if not (isinstance(jobs, int) and jobs >= 1):
+    if isinstance(jobs, bool) or not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"run: jobs must be a positive int, got {jobs!r}")
+    commit = environment.git_commit()
+    publishable = environment.is_clean(commit)
+    if tier == "full" and not publishable and not allow_dirty:
+        raise DirtyTreeError(
+            f"run: the full tier records the commit it ran at, but the tree is at {commit} "
+            f"(modified tracked files or untracked .py files); commit first, or pass "
+            f"allow_dirty=True (--allow-dirty) for a development run that is not published")
     work = os.path.join(work or default_work_dir(),
                         f"{slug(repro.name, tier)}-{_fingerprint(repro, tier)}")
     log = _Log(os.path.join(work, "run.log"))
@@ -173,8 +227,10 @@ def run(repro: Reproduction, tier: str, seeds: int, out: str = DEFAULT_OUT, work
         "task": repro.task,
         "tier": tier,
         "recipe": repro.recipe,
-        "epochs": spec.epochs,
-        "train_size": spec.train_size,
+        "budget": spec.budget,
+        "budget_unit": repro.budget_unit,
+        "options": spec.options,
+        "config": repro.config,
         "target": {"value": repro.target.value, "metric": repro.target.metric,
                    "direction": repro.target.direction, "tolerance": repro.target.tolerance,
                    "citation": repro.target.citation},
@@ -184,25 +240,26 @@ def run(repro: Reproduction, tier: str, seeds: int, out: str = DEFAULT_OUT, work
         "mean": mean,
         "std": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
         "passed": repro.target.passes(mean, bound),
+        "publishable": publishable,
         "wall_time_s": round(sum(r["train_seconds"] for r in per_seed), 1),
         "run_wall_time_s": round(time.perf_counter() - started, 1),
+        "git_commit": commit,
         **environment.describe(),
     }
     if tier == "full" and repro.zoo_name is not None:
-        os.makedirs(weights_dir, exist_ok=True)
-        weights = os.path.join(weights_dir, repro.zoo_name + ".npz")
-        shutil.copyfile(os.path.join(work, "seed0", "model.npz"), weights)
-        result["weights"] = {"zoo_name": repro.zoo_name, "file": os.path.basename(weights),
-                             "sha256": sha256_of(weights), "seed": per_seed[0]["seed"],
-                             "value": per_seed[0]["value"]}
-        log(f"weights: {weights} sha256 {result['weights']['sha256']}")
+        if publishable:
+            result["weights"] = _hand_off(repro, work, weights_dir, per_seed[0], log)
+        else:
+            log(f"zoo file: not handed off, the tree is dirty ({commit})")
     os.makedirs(out, exist_ok=True)
     path = result_path(out, repro.name, tier)
-    with open(path, "w") as f:
+    with atomic_path(path) as tmp, open(tmp, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")
     verdict = "PASS" if result["passed"] else "FAIL"
-    log(f"{repro.name} [{tier}]: {repro.target.metric} {mean:.4%} ± {result['std']:.4%} over "
-        f"{seeds} seed(s), bound {bound:.4%}: {verdict}; wrote {path}")
+    metric = repro.target.metric
+    log(f"{repro.name} [{tier}]: {metric} {format_value(mean, metric)} ± "
+        f"{format_value(result['std'], metric)} over {seeds} seed(s), bound "
+        f"{format_value(bound, metric)}: {verdict}; wrote {path}"
+        + ("" if publishable else " (not publishable: dirty tree)"))
     return result
-

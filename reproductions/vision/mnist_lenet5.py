@@ -20,7 +20,8 @@ from kusari.datasets import get_mnist
 from kusari.model_zoo.models import LeNet5
 from kusari.training.extensions import LinearShift
 
-from reproductions.spec import Reproduction, Target, Tier
+from reproductions.classification import Classification
+from reproductions.spec import Target, Tier
 
 _LR = 0.05
 
@@ -29,20 +30,19 @@ def _optimizer(iterations):
     return optimizers.MomentumSGD(lr=_LR, momentum=0.9), [LinearShift("lr", (_LR, 0.0), (0, iterations))]
 
 
-REPRODUCTION = Reproduction(
+STEPS = Classification(make_model=LeNet5, load_data=lambda: get_mnist(ndim=3),
+                       make_optimizer=_optimizer, batch_size=64)
+
+REPRODUCTION = STEPS.reproduction(
     name="vision/mnist_lenet5",
     task="MNIST digit classification, LeNet-5 (ReLU / max-pool variant)",
     target=Target(
         value=0.0095, metric="test_error", direction="lower", tolerance=0.0015,
         citation="LeCun, Bottou, Bengio & Haffner, Proc. IEEE 1998, Section III.C, Fig. 14: "
                  "LeNet-5 without distortions, 0.95%"),
-    tiers={"quick": Tier(epochs=1, bound=0.08, train_size=10000,
+    tiers={"quick": Tier(budget=1, bound=0.08, options={"train_size": 10000},
                          note="pipeline check: 1 epoch on 10,000 images, test error <= 8%"),
-           "full": Tier(epochs=4, note="4 epochs on 60,000 images")},
-    make_model=LeNet5,
-    load_data=lambda: get_mnist(ndim=3),
-    make_optimizer=_optimizer,
-    batch_size=64,
+           "full": Tier(budget=4, note="4 epochs on 60,000 images")},
     recipe="LeNet-5 layer sizes with ReLU and 2x2 max pooling, softmax cross-entropy, momentum "
            "SGD (0.9), batch 64, lr 0.05 linearly decayed to 0, no distortions.",
     zoo_name="lenet5-mnist",

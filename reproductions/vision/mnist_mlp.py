@@ -18,7 +18,8 @@ from kusari.datasets import get_mnist
 from kusari.model_zoo.models import MnistMLP
 from kusari.training.extensions import LinearShift
 
-from reproductions.spec import Reproduction, Target, Tier
+from reproductions.classification import Classification
+from reproductions.spec import Target, Tier
 
 _LR = 0.05
 
@@ -27,19 +28,18 @@ def _optimizer(iterations):
     return optimizers.MomentumSGD(lr=_LR, momentum=0.9), [LinearShift("lr", (_LR, 0.0), (0, iterations))]
 
 
-REPRODUCTION = Reproduction(
+STEPS = Classification(make_model=MnistMLP, load_data=lambda: get_mnist(ndim=1),
+                       make_optimizer=_optimizer, batch_size=100)
+
+REPRODUCTION = STEPS.reproduction(
     name="vision/mnist_mlp",
     task="MNIST digit classification, 784-800-10 MLP",
     target=Target(
         value=0.016, metric="test_error", direction="lower", tolerance=0.002,
         citation="Simard, Steinkraus & Platt, ICDAR 2003, Table 1, 2 layer MLP (CE), no distortion: 1.6%"),
-    tiers={"quick": Tier(epochs=1, bound=0.06,
+    tiers={"quick": Tier(budget=1, bound=0.06,
                          note="pipeline check: 1 epoch on 60,000 images, test error <= 6%"),
-           "full": Tier(epochs=20, note="20 epochs on 60,000 images")},
-    make_model=MnistMLP,
-    load_data=lambda: get_mnist(ndim=1),
-    make_optimizer=_optimizer,
-    batch_size=100,
+           "full": Tier(budget=20, note="20 epochs on 60,000 images")},
     recipe="784-800-10 ReLU MLP, softmax cross-entropy, momentum SGD (0.9), batch 100, "
            "lr 0.05 linearly decayed to 0, no weight decay, no distortions.",
     zoo_name="mnist-mlp",

@@ -103,8 +103,16 @@ def test_list_info_register_unregister(isolated):
 
 
 def test_entry_validation():
-    with pytest.raises(ValueError, match="architecture must be 'module:Class'"):
-        zoo.Entry(name="x", architecture="MnistMLP", params={}, file="x.npz", sha256=GOOD_SHA)
+    with pytest.raises(ValueError, match="architecture must be 'module:callable'"):
+        zoo.Entry(name="x", architecture="MnistMLP", file="x.npz", sha256=GOOD_SHA)
+    with pytest.raises(ValueError, match="loader must be 'module:callable'"):
+        zoo.Entry(name="x", loader="load_agent", file="x.npz", sha256=GOOD_SHA)
+    with pytest.raises(ValueError, match="give exactly one of architecture .* got architecture=None, loader=None"):
+        zoo.Entry(name="x", file="x.npz", sha256=GOOD_SHA)
+    with pytest.raises(ValueError, match="give exactly one of architecture"):
+        zoo.Entry(name="x", architecture="a:B", loader="a:load", file="x.npz", sha256=GOOD_SHA)
+    with pytest.raises(ValueError, match=r"file must be a bare '.npz' file name, got 'agent/x.npz'"):
+        zoo.Entry(name="x", architecture="a:B", file="agent/x.npz", sha256=GOOD_SHA)
     with pytest.raises(ValueError, match="sha256 hex digest"):
         zoo.Entry(name="x", architecture="a:B", params={}, file="x.npz", sha256="abc")
 
@@ -191,3 +199,36 @@ def test_load_builds_the_architecture_with_the_entry_params_and_weights(isolated
     assert isinstance(model, MnistMLP)
     for name, param in trained.namedparams():
         numpy.testing.assert_array_equal(dict(model.namedparams())[name].array, param.array)
+
+
+def load_pair(path, scale):
+    """A loader for the test entries below: not a network, a (name, array) pair built from the file."""
+    with numpy.load(path) as f:
+        return "pair", f["values"] * scale
+
+
+def _pair_file(path):
+    numpy.savez(path, values=numpy.arange(3, dtype=numpy.float32))
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def test_load_of_a_loader_entry_passes_the_verified_file_and_params(isolated):
+    sha = _pair_file(str(isolated / "shipped" / "pair.npz"))
+    zoo.register(zoo.Entry(name="pair", loader=f"{__name__}:load_pair", params={"scale": 2.0},
+                           file="pair.npz", sha256=sha))
+    name, values = zoo.load("pair")
+    assert name == "pair" and values.tolist() == [0.0, 2.0, 4.0] and values.dtype == numpy.float32
+    with pytest.raises(ValueError, match="MnistMLP: pretrained_model='pair' is not a network's weights"):
+        MnistMLP(pretrained_model="pair")
+
+
+def test_a_large_loader_entry_is_downloaded_into_kusari_home(isolated, server):
+    base, root, requests = server
+    sha = _pair_file(str(root / "pair.npz"))
+    zoo.register(zoo.Entry(name="pair", loader=f"{__name__}:load_pair", params={"scale": 1.0},
+                           file="pair.npz", sha256=sha, url=base + "/pair.npz"))
+    assert zoo.load("pair")[1].tolist() == [0.0, 1.0, 2.0]
+    assert requests == ["/pair.npz"]
+    assert zoo.weights_path("pair") == str(isolated / "home" / "models" / "pair.npz")
+    zoo.load("pair")
+    assert requests == ["/pair.npz"]  # verified cache: no second request

@@ -1,4 +1,4 @@
-"""reproductions.spec: targets, bounds and tiers."""
+"""reproductions.spec: targets, bounds, tiers and what a reproduction must declare."""
 import pytest
 
 from reproductions.spec import Reproduction, Target, Tier
@@ -6,6 +6,14 @@ from reproductions.spec import Reproduction, Target, Tier
 
 def _target(direction="lower"):
     return Target(value=0.016, metric="test_error", direction=direction, tolerance=0.002, citation="x")
+
+
+def _repro(**overrides):
+    declaration = dict(name="d/x", task="t", target=_target(), budget_unit="environment steps",
+                       tiers={"quick": Tier(budget=10, bound=0.05), "full": Tier(budget=300)},
+                       train=lambda tier, seed, work_dir: None, evaluate=lambda a, tier, seed: 0.0,
+                       recipe="r")
+    return Reproduction(**{**declaration, **overrides})
 
 
 def test_lower_is_better_bound():
@@ -28,11 +36,34 @@ def test_invalid_target():
         Target(value=1, metric="m", direction="lower", tolerance=-1, citation="x")
 
 
+@pytest.mark.parametrize("budget", [0, -3, 2.5, True, "10"])
+def test_tier_budget_must_be_a_positive_int(budget):
+    with pytest.raises(ValueError, match=f"Tier: budget must be a positive int, got {budget!r}"):
+        Tier(budget=budget)
+
+
+def test_tier_options_must_be_a_dict():
+    with pytest.raises(TypeError, match="Tier: options must be a dict, got list"):
+        Tier(budget=1, options=[("train_size", 3)])
+
+
 def test_tier_lookup_and_bound():
-    r = Reproduction(name="d/x", task="t", target=_target(),
-                     tiers={"quick": Tier(epochs=1, bound=0.05), "full": Tier(epochs=3)},
-                     make_model=None, load_data=None, make_optimizer=None, batch_size=1, recipe="r")
+    r = _repro()
     assert r.bound("quick") == 0.05
     assert r.bound("full") == pytest.approx(0.018)
+    assert r.tier("full").budget == 300 and r.save is None and r.config == {}
     with pytest.raises(ValueError, match="d/x: unknown tier 'medium'; tiers: quick, full"):
         r.tier("medium")
+
+
+def test_declaration_errors():
+    with pytest.raises(TypeError, match="d/x: train must be callable, got NoneType"):
+        _repro(train=None)
+    with pytest.raises(TypeError, match="d/x: evaluate must be callable, got str"):
+        _repro(evaluate="error")
+    with pytest.raises(TypeError, match="d/x: save must be callable, got int"):
+        _repro(save=3)
+    with pytest.raises(ValueError, match="d/x: budget_unit must name"):
+        _repro(budget_unit="")
+    with pytest.raises(TypeError, match="d/x: tiers must be a non-empty dict of Tier"):
+        _repro(tiers={"quick": 3})

@@ -1,20 +1,21 @@
 """The MNIST reproductions build the zoo architectures and an optimizer with a decaying schedule."""
+import importlib
+
 import numpy
 import pytest
 
 from kusari import optimizers
 from kusari.model_zoo.models import LeNet5, MnistMLP
-from reproductions import catalog
 
 
-@pytest.mark.parametrize("name, cls, shape", [("vision/mnist_mlp", MnistMLP, (2, 784)),
-                                               ("vision/mnist_lenet5", LeNet5, (2, 1, 28, 28))])
-def test_model_and_optimizer(name, cls, shape):
-    repro = catalog.get(name)
-    model = repro.make_model()
+@pytest.mark.parametrize("module, cls, shape", [("mnist_mlp", MnistMLP, (2, 784)),
+                                                 ("mnist_lenet5", LeNet5, (2, 1, 28, 28))])
+def test_model_and_optimizer(module, cls, shape):
+    steps = importlib.import_module(f"reproductions.vision.{module}").STEPS
+    model = steps.make_model()
     assert type(model) is cls
     assert model(numpy.zeros(shape, numpy.float32)).shape == (2, 10)
-    optimizer, schedule = repro.make_optimizer(1000)
+    optimizer, schedule = steps.make_optimizer(1000)
     assert isinstance(optimizer, optimizers.MomentumSGD) and optimizer.momentum == 0.9
     shift, = schedule
     assert shift.compute(0) == optimizer.lr and shift.compute(500) == pytest.approx(optimizer.lr / 2)
