@@ -6,7 +6,7 @@ import numpy
 from kusari import _tracing, backend
 from kusari.configuration import _UNSET, config
 from kusari.utils import force_array
-from kusari.variable import Variable, _new_gradient, _new_variable
+from kusari.variable import Variable, new_gradient, new_variable
 
 
 def seed_array(y_data, gy_data, loss_scale):
@@ -34,7 +34,7 @@ def _seed_grad(y, gy, loss_scale):
     if gy is not None and not isinstance(gy, Variable):
         gy = Variable(gy, requires_grad=False)
     data = seed_array(y._data, None if gy is None else gy._data, loss_scale)
-    return gy if gy is not None and data is gy._data else _new_variable(data, False)
+    return gy if gy is not None and data is gy._data else new_variable(data, False)
 
 
 def _functions_leading_to(outputs, targets):
@@ -74,12 +74,98 @@ class _BackpropMode:
             config.enable_backprop = self._old
 
 
-def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
-    """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``.
+def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, check: bool = True) -> tuple:
+    """Run ``node``'s backward and check what it returns: the one way every engine does so
+    (internal use: backprop, ``grad`` and static_graph replays).
+
+    With ``arrays`` (no graph of the backward is kept) gradients are arrays in and out, computed
+    by ``node.backward_arrays`` when the op defines one and it does not defer (return None), else
+    by ``node.backward`` on Variables wrapping the arrays. Without ``arrays`` (double backprop)
+    they are Variables in and out, computed by ``node.backward``.
+
+    Parameters
+    ----------
+    node : FunctionNode
+        A node of the graph (its ``inputs`` set).
+    indexes : tuple of int
+        The inputs that need a gradient.
+    grad_outputs : tuple of arrays (or Variables, see ``arrays``) or None
+        One per output of ``node``, each of that output's shape.
+    arrays : bool
+    check : bool
+        False skips checking the type, shape and dtype of each gradient ``backward_arrays``
+        returns (their count is always checked): for a caller that has checked this node at these
+        shapes before (a static_graph backward plan, checked at its first run).
+
+    Returns
+    -------
+    sequence of arrays (or Variables) or None, one per index, each of its input's shape and dtype.
+
+    Raises
+    ------
+    ValueError
+        When the op returns a wrong number of gradients, or one of a wrong shape or dtype.
+    TypeError
+        When it returns something other than arrays (``backward_arrays``) or Variables (``backward``).
+    """
+    gxs = None
+    if arrays:
+        backward_arrays = node.backward_arrays
+        if backward_arrays is not None:
+            gxs = backward_arrays(indexes, grad_outputs)
+    if gxs is not None:
+        given_arrays = True
+    else:
+        given_arrays = False
+        if arrays:
+            grad_outputs = tuple([None if g is None else new_variable(g, False) for g in grad_outputs])
+        gxs = node.backward(indexes, grad_outputs)
+    if type(gxs) is not tuple:
+        gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
+    inputs = node.inputs
+    if len(gxs) != len(indexes):
+        if len(gxs) != len(inputs):
+            raise ValueError(f"{node.label}.{_method(given_arrays)} returned {len(gxs)} gradients "
+                             f"for {len(indexes)} requested inputs (of {len(inputs)})")
+        gxs = tuple([gxs[i] for i in indexes])     # a gradient for every input: keep the requested
+    if given_arrays and not check:
+        return gxs
+    unwrapped = [] if arrays and not given_arrays else None
+    for i, gx in zip(indexes, gxs):
+        if gx is None:
+            data = None
+        else:
+            if given_arrays:
+                if type(gx) is not numpy.ndarray and not backend.is_gpu_array(gx):
+                    raise TypeError(f"{node.label}.backward_arrays must return arrays or None, "
+                                    f"got {type(gx).__name__} for input {i}")
+                data = gx
+            else:
+                if type(gx) is not Variable and not isinstance(gx, Variable):
+                    raise TypeError(f"{node.label}.backward must return Variables or None, "
+                                    f"got {type(gx).__name__} for input {i}")
+                data = gx._data
+            x = inputs[i]
+            if data.shape != x.shape or (data.dtype is not x.dtype and data.dtype != x.dtype):
+                raise ValueError(
+                    f"{node.label}.{_method(given_arrays)} returned a gradient of shape {data.shape} "
+                    f"and dtype {data.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
+        if unwrapped is not None:
+            unwrapped.append(data)
+    return gxs if unwrapped is None else unwrapped
+
+
+def _method(given_arrays):
+    return "backward_arrays" if given_arrays else "backward"
+
+
+def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
+    """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``
+    (internal use: the engine of backward and grad, and static_graph's replayed backward).
 
     With ``targets``, only functions on a path to a target are run. Without double backprop no graph
-    of the backward is kept, so the gradients travel as bare arrays: ops with ``_backward_arrays``
-    take and return arrays, the others get Variables; the grads returned are Variables either way.
+    of the backward is kept, so the gradients travel as bare arrays (:func:`run_node_backward`);
+    the grads returned are Variables either way.
     """
     relevant = None if targets is None else _functions_leading_to(outputs, targets)
     array_path = not enable_double_backprop
@@ -121,53 +207,17 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                     if retain_grad:
                         var = node._variable()
                         if var is not None:
-                            var._grad_var = _new_gradient(g) if array_path else g
+                            var._grad_var = new_gradient(g) if array_path else g
                 gys.append(g)
             inputs = func.inputs
             indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             if not indexes:
                 continue
-            gxs = None
-            if array_path:
-                backward_arrays = func._backward_arrays
-                if backward_arrays is not None:
-                    gxs = backward_arrays(indexes, tuple(gys))
-                if gxs is None:
-                    gxs = func.backward(indexes, tuple([None if g is None else _new_variable(g, False)
-                                                        for g in gys]))
-                    as_arrays = False
-                else:
-                    as_arrays = True
-            else:
-                gxs = func.backward(indexes, tuple(gys))
-                as_arrays = False
-            if type(gxs) is not tuple:
-                gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
-            if len(gxs) == len(inputs) and len(indexes) != len(inputs):
-                gxs = tuple([gxs[i] for i in indexes])
-            elif len(gxs) != len(indexes):
-                raise ValueError(f"{func.label}.backward returned {len(gxs)} gradients for "
-                                 f"{len(indexes)} requested inputs")
+            gxs = run_node_backward(func, indexes, tuple(gys), array_path)
             for i, gx in zip(indexes, gxs):
                 if gx is None:
                     continue
                 x = inputs[i]
-                if as_arrays:
-                    data = gx
-                    if type(data) is not numpy.ndarray and not backend.is_gpu_array(data):
-                        raise TypeError(f"{func.label}._backward_arrays must return arrays or None, "
-                                        f"got {type(gx).__name__} for input {i}")
-                else:
-                    if type(gx) is not Variable and not isinstance(gx, Variable):
-                        raise TypeError(f"{func.label}.backward must return Variables or None, "
-                                        f"got {type(gx).__name__} for input {i}")
-                    data = gx._data
-                    if array_path:
-                        gx = data
-                if data.shape != x.shape or (data.dtype is not x.dtype and data.dtype != x.dtype):
-                    raise ValueError(
-                        f"{func.label}.backward returned a gradient of shape {data.shape} and dtype "
-                        f"{data.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
                 old = grads.get(x)
                 if old is not None:
                     gx = force_array(old + gx) if array_path else old + gx
@@ -185,8 +235,8 @@ def _run(outputs, seeds, retain_grad, enable_double_backprop, targets):
                 found[node] = grads[node]
     leaf_grads = {node: grads[node] for node in leaves if node in grads}
     if array_path:
-        leaf_grads = {node: _new_gradient(g) for node, g in leaf_grads.items()}
-        found = {node: _new_gradient(g) for node, g in found.items()}
+        leaf_grads = {node: new_gradient(g) for node, g in leaf_grads.items()}
+        found = {node: new_gradient(g) for node, g in found.items()}
     return leaf_grads, found
 
 
@@ -197,13 +247,13 @@ def backward_from(outputs, grad_outputs, retain_grad=False, enable_double_backpr
     ``loss_scale_source`` (an optimizer) is the object whose ``loss_scale`` a ``static_graph``
     replay of this backward reads, since the scale may change between steps.
     """
-    trace = _tracing.current()
+    trace = _tracing.trace_hook.current()
     if trace is not None:
         trace.record_backward(outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale,
                               loss_scale_source)
         return
     seeds = [_seed_grad(y, g, loss_scale) for y, g in zip(outputs, grad_outputs)]
-    leaf_grads, _ = _run(outputs, seeds, retain_grad, enable_double_backprop, None)
+    leaf_grads, _ = propagate(outputs, seeds, retain_grad, enable_double_backprop, None)
     accumulate_leaf_grads(leaf_grads, loss_scale, enable_double_backprop)
 
 
@@ -246,7 +296,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
 
     Returns a list of Variables (None where an input does not influence the outputs).
     """
-    if _tracing.current() is not None:
+    if _tracing.trace_hook.current() is not None:
         raise NotImplementedError("grad: not supported inside a static_graph trace; call it outside "
                                   "the decorated function, or use backward()")
     outputs = list(outputs)
@@ -258,7 +308,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
         grad_outputs = [None] * len(outputs)
     seeds = [_seed_grad(y, g, loss_scale) for y, g in zip(outputs, grad_outputs)]
     targets = {x._node for x in inputs}
-    _, found = _run(outputs, seeds, retain_grad, enable_double_backprop, targets)
+    _, found = propagate(outputs, seeds, retain_grad, enable_double_backprop, targets)
     result = []
     with _BackpropMode(enable_double_backprop):
         for k, x in enumerate(inputs):

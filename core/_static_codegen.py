@@ -8,7 +8,8 @@ The source is registered with ``linecache``: tracebacks through it show the gene
 import itertools
 import linecache
 
-from kusari import utils
+from kusari import _backprop, utils
+from kusari._static_steps import OpStep
 
 _serial = itertools.count()
 
@@ -21,27 +22,26 @@ def _build(name: str, kind: str, lines, env):
     return env["run"]
 
 
-def compile_forward(name: str, program):
-    """``run(schedule, vals, inputs)`` executing ``program`` on the slot list ``vals``.
+def compile_forward(name: str, steps):
+    """``run(schedule, vals, inputs)`` executing the schedule's ``steps`` on the slot list ``vals``.
 
-    ``program`` entries: ``(step,)`` for a recorded call, run as ``step.run(schedule, vals,
-    inputs)``, or ``(None, forward, node_dict, state, in_slots, out_slots, node)`` for an op: its
-    node's ``__dict__`` is reset to ``state``, ``forward`` runs on the input slots' arrays, and for a
-    linked ``node`` (else None) the inputs and outputs it retains are stored where its backward reads them.
+    An OpStep's node ``__dict__`` is reset to its recorded state, its ``forward`` runs on the input
+    slots' arrays, and for a linked op the inputs and outputs the node retains are stored where
+    its backward reads them. Any other step runs as ``step.run(schedule, vals, inputs)``.
     """
     env = {}
     lines = ["def run(schedule, vals, inputs):"]
-    for i, entry in enumerate(program):
-        if entry[0] is not None:
-            env[f"c{i}"] = entry[0]
+    for i, step in enumerate(steps):
+        if type(step) is not OpStep:
+            env[f"c{i}"] = step
             lines.append(f"    c{i}.run(schedule, vals, inputs)")
             continue
-        _, forward, node_dict, state, in_slots, out_slots, node = entry
-        env[f"f{i}"], env[f"d{i}"], env[f"s{i}"] = forward, node_dict, state
-        args = "".join([f"vals[{k}], " for k in in_slots])
+        node = step.node
+        env[f"f{i}"], env[f"d{i}"], env[f"s{i}"] = node.forward, node.__dict__, step.state
+        args = "".join([f"vals[{k}], " for k in step.in_slots])
         lines += [f"    d{i}.clear()", f"    d{i}.update(s{i})", f"    a = ({args})", f"    o = f{i}(a)"]
-        lines += [f"    vals[{k}] = o[{j}]" for j, k in enumerate(out_slots)]
-        if node is not None:
+        lines += [f"    vals[{k}] = o[{j}]" for j, k in enumerate(step.out_slots)]
+        if step.linked:
             env[f"n{i}"] = node
             lines += [f"    r = n{i}._input_indexes_to_retain",
                       "    if r is not None:",
@@ -56,18 +56,19 @@ def compile_forward(name: str, program):
     return _build(name, "forward", lines, env)
 
 
-def compile_backward(name: str, plan, variable_backward):
-    """``run(grads)`` running ``plan`` on the gradient list ``grads`` (slots, then leaves backwards).
+def compile_backward(name: str, plan):
+    """``run(grads, check)`` running ``plan`` (linked OpSteps) on the gradient list ``grads``
+    (slots, then leaves backwards).
 
-    ``plan`` entries: ``(backward_arrays or None, node, input indexes, output slots, targets)``. An op
-    runs when one of its outputs has a gradient, through ``backward_arrays`` or, when that is None or
-    returns None, ``variable_backward(node, indexes, gys)``; each input gradient is added into its
-    target (a slot, or ~leaf number: a negative index into ``grads``; None drops it).
+    An op runs when one of its outputs has a gradient, through ``run_node_backward`` (the
+    engine's one way to run a backward on arrays, passed ``check``); each input gradient is added
+    into its target (a slot, or ~leaf number: a negative index into ``grads``; None drops it).
     """
-    env = {"force_array": utils.force_array, "variable_backward": variable_backward}
-    lines = ["def run(grads):"]
-    for i, (backward_arrays, node, indexes, out_slots, targets) in enumerate(plan):
-        env[f"b{i}"], env[f"n{i}"], env[f"i{i}"] = backward_arrays, node, indexes
+    env = {"force_array": utils.force_array, "run_node_backward": _backprop.run_node_backward}
+    lines = ["def run(grads, check):"]
+    for i, step in enumerate(plan):
+        env[f"n{i}"], env[f"i{i}"] = step.node, step.indexes
+        out_slots = step.out_slots
         if len(out_slots) == 1:
             k = out_slots[0]
             lines += [f"    g = grads[{k}]", "    if g is not None:", f"        grads[{k}] = None",
@@ -76,12 +77,8 @@ def compile_backward(name: str, plan, variable_backward):
             lines += ["    gys = (" + "".join([f"grads[{k}], " for k in out_slots]) + ")",
                       "    if " + " or ".join([f"gys[{j}] is not None" for j in range(len(out_slots))]) + ":"]
             lines += [f"        grads[{k}] = None" for k in out_slots]
-        if backward_arrays is None:
-            lines.append(f"        gxs = variable_backward(n{i}, i{i}, gys)")
-        else:
-            lines += [f"        gxs = b{i}(i{i}, gys)", "        if gxs is None:",
-                      f"            gxs = variable_backward(n{i}, i{i}, gys)"]
-        for j, t in enumerate(targets):
+        lines.append(f"        gxs = run_node_backward(n{i}, i{i}, gys, True, check)")
+        for j, t in enumerate(step.targets):
             if t is not None:
                 lines += [f"        gx = gxs[{j}]", "        if gx is not None:", f"            old = grads[{t}]",
                           f"            grads[{t}] = gx if old is None else force_array(old + gx)"]

@@ -4,7 +4,7 @@ Kept so that v1-style user code runs unchanged. Its backward is not differentiab
 ``FunctionNode`` when double backprop is needed.
 """
 from kusari import backend
-from kusari.function_node import ForwardDispatch, FunctionNode, _is_gpu
+from kusari.function_node import ForwardDispatch, FunctionNode
 from kusari.variable import Variable
 
 
@@ -73,7 +73,7 @@ class Function(ForwardDispatch):
         return ret[0] if len(ret) == 1 else ret
 
     def backward(self, inputs, grad_outputs):
-        if any(_is_gpu(x) for x in inputs if x is not None):
+        if any(backend.is_gpu_array(x) for x in inputs if x is not None):
             return self.backward_gpu(inputs, grad_outputs)
         return self.backward_cpu(inputs, grad_outputs)
 

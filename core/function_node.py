@@ -2,15 +2,10 @@
 import sys
 import weakref
 
-import numpy
-
+from kusari import backend
+from kusari._tracing import trace_hook
 from kusari.configuration import config
-from kusari.variable import Variable, _new_variable
-
-
-# Set by kusari.static_graph while a trace is active: called as ``hook(node, input_variables,
-# input_arrays)`` in place of ``node.forward(input_arrays)``, it records the node and runs forward.
-_trace_hook = None
+from kusari.variable import Variable, new_variable
 
 
 class ForwardDispatch:
@@ -23,7 +18,7 @@ class ForwardDispatch:
 
     def forward(self, inputs):
         """Compute outputs from input arrays; dispatches to forward_cpu / forward_gpu by default."""
-        if any(_is_gpu(x) for x in inputs):
+        if any(backend.is_gpu_array(x) for x in inputs):
             return self.forward_gpu(inputs)
         return self.forward_cpu(inputs)
 
@@ -41,6 +36,18 @@ class FunctionNode(ForwardDispatch):
     and ``backward(target_input_indexes, grad_outputs) -> tuple of Variables or None``. A backward
     built from other FunctionNodes is itself differentiable, so double backprop comes free.
     ``retain_inputs`` / ``retain_outputs`` called inside ``forward`` say what backward needs.
+
+    An op may add the fast path ``backward_arrays(target_input_indexes, grad_outputs)``: the
+    same gradients as ``backward``, bit for bit, computed on arrays. ``grad_outputs`` are arrays
+    or None; it returns one array or None per input (all inputs, or those of
+    ``target_input_indexes``), or None as a whole to defer to ``backward`` for this call.
+    Backprop calls it whenever no graph of the backward is needed (no double backprop), through
+    ``kusari._backprop.run_node_backward``; ``kusari.testing.FunctionTestCase`` proves it equal
+    to ``backward``.
+
+    A subclass that overrides ``backward`` does not inherit ``backward_arrays``: the inherited one
+    computes the base's gradients, not the new ones. To keep it anyway, say so in the subclass:
+    ``backward_arrays = Base.backward_arrays``.
     """
 
     inputs = None
@@ -50,16 +57,12 @@ class FunctionNode(ForwardDispatch):
     _output_indexes_to_retain = None
     _retained_output_data = None
 
-    # Optional fast path, a method ``_backward_arrays(target_input_indexes, grad_outputs)``: the same
-    # gradients as ``backward``, bit for bit, computed on arrays (grad_outputs are arrays or None; it
-    # returns arrays or None per index, or None as a whole to defer to ``backward``). Backprop uses it
-    # when no graph of the backward is needed. A subclass that overrides ``backward`` alone loses it.
-    _backward_arrays = None
+    backward_arrays = None    # the optional array-level backward (see the class docstring)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "backward" in cls.__dict__ and "_backward_arrays" not in cls.__dict__:
-            cls._backward_arrays = None
+        if "backward" in cls.__dict__ and "backward_arrays" not in cls.__dict__:
+            cls.backward_arrays = None
 
     def __repr__(self):
         return f"<{self.label}>"
@@ -81,7 +84,7 @@ class FunctionNode(ForwardDispatch):
                 if x._requires_grad:
                     requires_grad = True
                 in_data.append(x._data)
-            elif isinstance(x, numpy.ndarray) or _is_gpu(x):
+            elif backend.is_array(x):
                 in_data.append(x)   # stays bare: it gets a node only if the graph is recorded
             else:
                 raise TypeError(
@@ -95,11 +98,12 @@ class FunctionNode(ForwardDispatch):
             from kusari.utils import type_check
             type_check._check_function_types(self, in_data)
 
-        if _trace_hook is None:
+        on_apply = trace_hook.on_apply
+        if on_apply is None:
             outputs = self.forward(in_data)
         else:
-            xs = [x if isinstance(x, Variable) else _new_variable(x, False) for x in xs]
-            outputs = _trace_hook(self, xs, in_data)
+            xs = [x if isinstance(x, Variable) else new_variable(x, False) for x in xs]
+            outputs = on_apply(self, xs, in_data)
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, "
                             f"got {type(outputs).__name__}")
@@ -107,20 +111,20 @@ class FunctionNode(ForwardDispatch):
             _check_finite(self.label, outputs)
 
         if not (requires_grad and cfg.enable_backprop):
-            return tuple([_new_variable(y, requires_grad) for y in outputs])
+            return tuple([new_variable(y, requires_grad) for y in outputs])
         self.rank = rank
-        self.inputs = nodes = tuple([x._node if isinstance(x, Variable) else _new_variable(x, False)._node
+        self.inputs = nodes = tuple([x._node if isinstance(x, Variable) else new_variable(x, False)._node
                                      for x in xs])
         rank += 1
         if len(outputs) == 1:
-            y = _new_variable(outputs[0], True)
+            y = new_variable(outputs[0], True)
             node = y._node
             node.creator_node = self
             node.rank = rank
             ret = (y,)
             self.outputs = (weakref.ref(node),)
         else:
-            ret = tuple([_new_variable(y, True) for y in outputs])
+            ret = tuple([new_variable(y, True) for y in outputs])
             for y in ret:
                 node = y._node
                 node.creator_node = self
@@ -187,11 +191,6 @@ class FunctionNode(ForwardDispatch):
 _base_check_type_forward = FunctionNode.check_type_forward
 
 
-def _is_gpu(x) -> bool:
-    cupy = sys.modules.get("cupy")
-    return cupy is not None and isinstance(x, cupy.ndarray)
-
-
 def _check_same_backend(label, in_data):
     kinds = {type(x).__module__.split(".")[0] for x in in_data if x is not None}
     if len(kinds) > 1:
@@ -204,6 +203,6 @@ def _check_finite(label, outputs):
     for i, y in enumerate(outputs):
         if y is None or y.dtype.kind not in "fc":
             continue
-        xp = sys.modules["cupy"] if _is_gpu(y) else numpy
+        xp = backend.get_array_module(y)
         if not bool(xp.isfinite(y).all()):
             raise RuntimeError(f"NaN or Inf detected in output {i} of {label} (config.debug is on)")

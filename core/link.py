@@ -19,15 +19,32 @@ def _global_link_hooks():
     return hooks
 
 
-# Bumped whenever any Link gains, loses or replaces a Parameter or a child Link: the cached
-# parameter lists of every Link are rebuilt after a change of structure anywhere.
-_structure_version = [0]
+class StructureVersion:
+    """A counter bumped whenever any Link gains, loses or replaces a Parameter or a child Link.
+
+    Caches keyed by it (every Link's parameter list, static_graph's schedules of plain functions)
+    are rebuilt after a change of structure anywhere. ``get()`` is its one accessor.
+    """
+
+    __slots__ = ("_value",)
+
+    def __init__(self):
+        self._value = 0
+
+    def get(self) -> int:
+        return self._value
+
+    def bump(self) -> None:
+        self._value += 1
+
+
+structure_version = StructureVersion()
 
 
 def structure_changed() -> None:
     """Invalidate every Link's cached parameter list (call after changing which Parameters or
     children a Link has by means other than attribute assignment or the container methods)."""
-    _structure_version[0] += 1
+    structure_version.bump()
 
 
 class Link:
@@ -114,11 +131,12 @@ class Link:
     def params(self, include_uninit=True):
         """All Parameters of this link and its descendants, in ``namedparams`` order."""
         cache = self.__dict__.get("_params_cache")
-        if cache is None or cache[0] != _structure_version[0] or cache[1] != id(self):
+        version = structure_version.get()
+        if cache is None or cache[0] != version or cache[1] != id(self):
             found = []
             self._collect_params(found)
             # Keyed by this object's id too: a shallow copy of the link must not reuse it.
-            cache = (_structure_version[0], id(self), found)
+            cache = (version, id(self), found)
             object.__setattr__(self, "_params_cache", cache)
         if include_uninit:
             return iter(cache[2])
@@ -163,7 +181,7 @@ class Link:
     # gradients and updates --------------------------------------------------------
     def cleargrads(self):
         """Set every parameter's gradient to None (replayed by a ``static_graph`` that calls it)."""
-        trace = _tracing.current()
+        trace = _tracing.trace_hook.current()
         if trace is not None:
             trace.record_call(self.cleargrads)
             return
@@ -172,7 +190,7 @@ class Link:
 
     def zerograds(self):
         """Deprecated in Chainer too: prefer cleargrads."""
-        trace = _tracing.current()
+        trace = _tracing.trace_hook.current()
         if trace is not None:
             trace.record_call(self.zerograds)
             return

@@ -406,7 +406,7 @@ class GradientMethod(Optimizer):
             self.target.cleargrads()
             backward_from([loss], [loss._grad_var], loss_scale=self._loss_scale, loss_scale_source=self)
             del loss
-        trace = _tracing.current()
+        trace = _tracing.trace_hook.current()
         if trace is not None:
             trace.record_call(self._update_params)
         else:

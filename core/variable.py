@@ -8,7 +8,7 @@ from kusari.configuration import get_dtype
 
 
 def _check_array(x, who: str):
-    if isinstance(x, numpy.ndarray) or backend.is_gpu_array(x):
+    if backend.is_array(x):
         return
     raise TypeError(
         f"{who}: expected a numpy.ndarray or cupy.ndarray, got {type(x).__name__}"
@@ -22,18 +22,13 @@ class VariableNode:
     __slots__ = ("_variable", "creator_node", "rank", "data", "shape", "dtype", "requires_grad",
                  "__weakref__")
 
-    def __init__(self, variable, requires_grad: bool):
-        self._variable = weakref.ref(variable)
-        self.creator_node = None
-        self.rank = 0
-        self.data = None
-        self.requires_grad = requires_grad
-        array = variable._data
-        if array is None:
-            self.shape = self.dtype = None
-        else:
-            self.shape = array.shape
-            self.dtype = array.dtype
+    def __new__(cls, variable=None, requires_grad: bool = True):
+        if variable is None:    # copy and pickle: they set the slots themselves
+            return _object_new(cls)
+        # Made by new_variable, the one place that sets the slots, then bound to ``variable``.
+        node = new_variable(variable._data, requires_grad)._node
+        node._variable = weakref.ref(variable)
+        return node
 
     @property
     def creator(self):
@@ -98,17 +93,11 @@ class Variable:
     __array_priority__ = 200
 
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
-        if data is not None:
-            _check_array(data, "Variable")
-        self._data = data
-        self._requires_grad = requires_grad
-        self._name = name
-        self._loss_scale = None
-        self._grad_var = None if grad is None else Variable(grad, requires_grad=False)
-        self._node = VariableNode(self, requires_grad)
+        new_variable(data, requires_grad, name,
+                     None if grad is None else Variable(grad, requires_grad=False), True, self)
 
     def __getattr__(self, name):
-        # Runs only when normal lookup fails: for a gradient made by _new_gradient, on first use of its node.
+        # Runs only when normal lookup fails: for a gradient made by new_gradient, on first use of its node.
         if name == "_node":
             node = self._node = VariableNode(self, self._requires_grad)
             return node
@@ -117,15 +106,7 @@ class Variable:
     @classmethod
     def _from_node(cls, data, node):
         """A Variable bound to an existing node whose original Variable is gone."""
-        var = cls.__new__(cls)
-        var._data = data
-        var._requires_grad = node.requires_grad
-        var._name = None
-        var._loss_scale = None
-        var._grad_var = None
-        var._node = node
-        node._variable = weakref.ref(var)
-        return var
+        return new_variable(data, node.requires_grad, None, None, node, _object_new(cls))
 
     # state, copy and pickle -------------------------------------------------
     def __getstate__(self):
@@ -133,12 +114,7 @@ class Variable:
                 "requires_grad": self._requires_grad, "name": self._name}
 
     def __setstate__(self, state):
-        self._data = state["data"]
-        self._grad_var = state["grad_var"]
-        self._requires_grad = state["requires_grad"]
-        self._name = state["name"]
-        self._loss_scale = None
-        self._node = VariableNode(self, self._requires_grad)
+        new_variable(state["data"], state["requires_grad"], state["name"], state["grad_var"], True, self)
 
     # array access -----------------------------------------------------------
     @property
@@ -276,7 +252,7 @@ class Variable:
     # gradients ----------------------------------------------------------------
     def cleargrad(self) -> None:
         """Set the gradient to None (replayed by a ``static_graph`` that calls it)."""
-        trace = _tracing.current()
+        trace = _tracing.trace_hook.current()
         if trace is not None:
             trace.record_call(self.cleargrad)
             return
@@ -284,7 +260,7 @@ class Variable:
 
     def zerograd(self) -> None:
         """Set the gradient to zeros, allocating if needed (replayed by a ``static_graph`` that calls it)."""
-        trace = _tracing.current()
+        trace = _tracing.trace_hook.current()
         if trace is not None:
             trace.record_call(self.zerograd)
             return
@@ -479,43 +455,74 @@ class Parameter(Variable):
 _object_new = object.__new__
 
 
-def _new_variable(data, requires_grad: bool) -> Variable:
-    """A Variable with a fresh node on ``data``: the cheap constructor of ``FunctionNode.apply``.
+# ``new_variable`` is the only place that sets the slots of Variable and VariableNode: every way
+# of making one (``__init__``, unpickling, ``VariableNode(...)``, the engine's factories) goes
+# through it, so a new slot is one edit. It is also the engine's hot constructor, called
+# directly and building the node inline: a Python call per output is measurable on small ops.
 
-    NumPy arrays skip ``__init__``; anything else goes through it, so its checks still apply.
+def new_variable(data, requires_grad: bool, name=None, grad_var=None, node=True, var=None) -> Variable:
+    """A Variable on array ``data`` (internal use: ``FunctionNode.apply``, backprop, static_graph).
+
+    Parameters
+    ----------
+    data : numpy.ndarray, cupy.ndarray or None
+        Any shape; checked only when it is not a NumPy array.
+    requires_grad : bool
+    name : str, optional
+    grad_var : Variable, optional
+    node : True, VariableNode or None
+        True: a fresh node on ``data``; a VariableNode: bind it to the new Variable; None: no
+        node until first use (``Variable.__getattr__``).
+    var : Variable, optional
+        Set the slots of this allocated instance instead of a new Variable (``__init__``).
+
+    Returns
+    -------
+    Variable
     """
-    if type(data) is not numpy.ndarray:
-        return Variable(data, requires_grad=requires_grad)
-    var = _object_new(Variable)
+    if type(data) is not numpy.ndarray and data is not None:
+        _check_array(data, "Variable")
+    if var is None:
+        var = _object_new(Variable)
     var._data = data
     var._requires_grad = requires_grad
-    var._name = None
+    var._name = name
     var._loss_scale = None
-    var._grad_var = None
-    node = _object_new(VariableNode)
-    node._variable = weakref.ref(var)
-    node.creator_node = None
-    node.rank = 0
-    node.data = None
-    node.shape = data.shape
-    node.dtype = data.dtype
-    node.requires_grad = requires_grad
-    var._node = node
+    var._grad_var = grad_var
+    if node is True:
+        n = _object_new(VariableNode)
+        n._variable = weakref.ref(var)
+        n.creator_node = None
+        n.rank = 0
+        n.data = None
+        n.shape = None if data is None else data.shape
+        n.dtype = None if data is None else data.dtype
+        n.requires_grad = requires_grad
+        var._node = n
+    elif node is not None:
+        node._variable = weakref.ref(var)
+        var._node = node
     return var
 
 
-def _new_gradient(data) -> Variable:
-    """A Variable holding gradient array ``data``, made without its node (the node is made on first
-    use, see ``Variable.__getattr__``): most gradients never enter a graph."""
-    if type(data) is not numpy.ndarray:
-        return Variable(data, requires_grad=False)
-    var = _object_new(Variable)
-    var._data = data
-    var._requires_grad = False
-    var._name = None
-    var._loss_scale = None
-    var._grad_var = None
-    return var
+def new_gradient(data) -> Variable:
+    """A Variable holding gradient array ``data``, made without its node (internal use: backprop).
+
+    The node is made on first use (``Variable.__getattr__``): most gradients never enter a graph.
+    """
+    return new_variable(data, False, None, None, None)
+
+
+def detached_node(shape, dtype, requires_grad: bool, rank: int) -> VariableNode:
+    """A VariableNode owned by no Variable (internal use: static_graph's private graph).
+
+    Backward recreates a Variable on it (``VariableNode.get_variable``) when it needs one.
+    """
+    node = new_variable(None, requires_grad)._node     # its Variable dies at once
+    node.shape = shape
+    node.dtype = dtype
+    node.rank = rank
+    return node
 
 
 def as_variable(obj, requires_grad: bool = False) -> Variable:

@@ -4,6 +4,8 @@ A subclass sets ``dtype`` (usually through ``@parameterize``) and implements
 ``generate_inputs() -> tuple of arrays``, ``forward(inputs, device) -> tuple of Variables`` and
 ``forward_expected(inputs) -> tuple of arrays`` (an independent NumPy reference).
 Set ``skip_double_backward_test = True`` only where the math is not twice differentiable.
+Every op of the forward that defines ``backward_arrays`` is proven to give ``backward``'s
+gradients bit for bit (``test_backward_arrays``, see ``kusari.testing.check_backward_arrays``).
 
 Each check runs on NumPy and, under the ``gpu`` marker, on CuPy's first GPU: inputs are generated
 on the host and sent to the device, references stay NumPy. Without CuPy or a GPU, the GPU
@@ -14,6 +16,7 @@ import pytest
 
 from kusari import backend, gradient_check
 from kusari.testing.array import assert_allclose, tolerance
+from kusari.testing.backward_arrays import check_backward_arrays
 from kusari.variable import Variable
 
 
@@ -64,6 +67,11 @@ class FunctionTestCase:
             raise TypeError("generate_inputs must return a tuple of arrays")
         return inputs
 
+    def _device_inputs(self, device_name):
+        """The device named ``device_name`` and the generated inputs sent to it."""
+        device = backend.get_device(device_name)
+        return device, tuple(device.send(x) for x in self._inputs())
+
     def _options(self, kind):
         given = {"forward": self.check_forward_options, "backward": self.check_backward_options,
                  "double_backward": self.check_double_backward_options}[kind]
@@ -107,8 +115,7 @@ class FunctionTestCase:
     def test_backward(self, device_name):
         if self.skip_backward_test:
             return
-        device = backend.get_device(device_name)
-        inputs = tuple(device.send(x) for x in self._inputs())
+        device, inputs = self._device_inputs(device_name)
         with _template_mode():
             template = self._forward_fn(device)(*[Variable(x) for x in inputs])
         gys = tuple(None if g is None else device.send(g)
@@ -117,11 +124,18 @@ class FunctionTestCase:
                                       **self._options("backward"))
 
     @_ON_EACH_DEVICE
+    def test_backward_arrays(self, device_name):
+        if self.skip_backward_test:
+            return
+        device, inputs = self._device_inputs(device_name)
+        if not check_backward_arrays(self._forward_fn(device), inputs):
+            pytest.skip("no op of this forward defines backward_arrays")
+
+    @_ON_EACH_DEVICE
     def test_double_backward(self, device_name):
         if self.skip_double_backward_test or self.skip_backward_test:
             return
-        device = backend.get_device(device_name)
-        inputs = tuple(device.send(x) for x in self._inputs())
+        device, inputs = self._device_inputs(device_name)
         with _template_mode():
             template = self._forward_fn(device)(*[Variable(x) for x in inputs])
         gys = tuple(None if g is None else device.send(g)

@@ -1,12 +1,12 @@
 """Tests for kusari.static_graph: replayed forward/backward equal eager mode bit for bit."""
-import importlib
 
 import numpy
 import pytest
 
 import kusari
 import kusari.functions as F
-from kusari import function_node, optimizers
+from kusari import _tracing, optimizers
+from kusari._static_signature import flatten, signature
 from kusari.static_graph import static_code, static_graph
 
 assert_equal = numpy.testing.assert_array_equal
@@ -366,7 +366,8 @@ def test_trace_hook_is_removed_after_a_failing_trace():
 
     with pytest.raises(KeyError):
         f(numpy.ones(2, numpy.float32))
-    assert function_node._trace_hook is None
+    assert _tracing.trace_hook.on_apply is None
+    assert _tracing.trace_hook.current(include_paused=True) is None
 
 
 def test_bad_arguments():
@@ -436,12 +437,11 @@ def test_multi_output_op_with_some_outputs_unused_matches_eager():
 
 
 def test_positional_array_arguments_share_the_general_cache_key():
-    sg = importlib.import_module("kusari.static_graph")   # the package attribute is the decorator
     x = numpy.ones((2, 3), numpy.float32)
     v = kusari.Variable(numpy.zeros(4, numpy.float64), requires_grad=False)
     for args, kwargs in (((x, v), {}), ((), {}), ((x, 3), {}), ((x,), {"scale": 2})):
         fast, general = [], []
-        assert sg._signature(args, kwargs, fast, "f") == sg._flatten((args, kwargs), general, "f")
+        assert signature(args, kwargs, fast, "f") == flatten((args, kwargs), general, "f")
         assert [id(a) for a in fast] == [id(a) for a in general]
 
 
@@ -479,3 +479,35 @@ def test_errors_in_a_replay_show_the_generated_line():
         loss(x, numpy.array([0, 7], numpy.int32))
     text = "".join(traceback.format_exception(info.value))
     assert "loss forward #" in text and "o = f0(a)" in text
+
+
+class _BadArrayBackward(kusari.FunctionNode):
+    """An op whose array-level backward returns what ``returned(gy)`` gives."""
+
+    def __init__(self, returned):
+        self._returned = returned
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2,
+
+    def backward_arrays(self, indexes, grad_outputs):
+        return self._returned(grad_outputs[0])
+
+
+@pytest.mark.parametrize("returned, error, message", [
+    (lambda gy: (gy * 2, gy * 2), ValueError, "backward_arrays returned 2 gradients for 1"),
+    (lambda gy: (gy[:1] * 2,), ValueError, r"backward_arrays returned a gradient of shape \(1,\)"),
+    (lambda gy: ((gy * 2).tolist(),), TypeError, "backward_arrays must return arrays or None, got list"),
+])
+def test_a_replayed_backward_checks_what_backward_arrays_returns(returned, error, message):
+    @static_graph
+    def f(x):
+        return F.sum(_BadArrayBackward(returned).apply((x,))[0])
+
+    x = kusari.Variable(numpy.ones(3, numpy.float32))
+    f(x)                                              # trace
+    with pytest.raises(error, match="_BadArrayBackward." + message):
+        f(x).backward()                               # replay: the generated backward

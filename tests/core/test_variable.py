@@ -286,11 +286,30 @@ def test_subclass_overriding_backward_does_not_inherit_array_backward():
         def backward(self, indexes, grad_outputs):
             return grad_outputs[0] * 2,
 
-    assert ReLU._backward_arrays is not None
-    assert DoubledReLU._backward_arrays is None
+    assert ReLU.backward_arrays is not None
+    assert DoubledReLU.backward_arrays is None
     x = kusari.Variable(numpy.array([-1.0, 2.0], numpy.float32))
     F.sum(DoubledReLU().apply((x,))[0]).backward()
     numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])
+
+
+def test_subclass_overriding_backward_may_keep_array_backward_explicitly():
+    from kusari.functions.activation.relu import ReLU
+
+    class LoggedReLU(ReLU):
+        calls = 0
+
+        def backward(self, indexes, grad_outputs):
+            LoggedReLU.calls += 1
+            return super().backward(indexes, grad_outputs)
+
+        backward_arrays = ReLU.backward_arrays
+
+    assert LoggedReLU.backward_arrays is ReLU.backward_arrays
+    x = kusari.Variable(numpy.array([-1.0, 2.0], numpy.float32))
+    F.sum(LoggedReLU().apply((x,))[0]).backward()
+    numpy.testing.assert_array_equal(x.grad, [0.0, 1.0])
+    assert LoggedReLU.calls == 0                        # the array path ran
 
 
 def test_array_backward_returning_none_defers_to_backward():
@@ -301,7 +320,7 @@ def test_array_backward_returning_none_defers_to_backward():
         def backward(self, indexes, grad_outputs):
             return grad_outputs[0] * 2,
 
-        def _backward_arrays(self, indexes, grad_outputs):
+        def backward_arrays(self, indexes, grad_outputs):
             return None
 
     x = kusari.Variable(numpy.array([1.0, 3.0], numpy.float32))
@@ -317,11 +336,11 @@ def test_array_backward_wrong_shape_is_reported():
         def backward(self, indexes, grad_outputs):
             return grad_outputs[0] * 2,
 
-        def _backward_arrays(self, indexes, grad_outputs):
+        def backward_arrays(self, indexes, grad_outputs):
             return numpy.ones(3, numpy.float32),
 
     x = kusari.Variable(numpy.ones(2, numpy.float32))
-    with pytest.raises(ValueError, match=r"BadArrays.backward returned a gradient of shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"BadArrays.backward_arrays returned a gradient of shape \(3,\)"):
         F.sum(BadArrays().apply((x,))[0]).backward()
 
 
@@ -333,11 +352,11 @@ def test_array_backward_returning_a_scalar_is_reported():
         def backward(self, indexes, grad_outputs):
             return grad_outputs[0] * 2,
 
-        def _backward_arrays(self, indexes, grad_outputs):
+        def backward_arrays(self, indexes, grad_outputs):
             return numpy.float32(2.0),
 
     x = kusari.Variable(numpy.array([1.0], numpy.float32))
-    with pytest.raises(TypeError, match="ScalarGrad._backward_arrays must return arrays or None, "
+    with pytest.raises(TypeError, match="ScalarGrad.backward_arrays must return arrays or None, "
                                         "got float32 for input 0"):
         ScalarGrad().apply((x,))[0].backward()
 

@@ -23,7 +23,7 @@ class PiecewiseLinear(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self._slope_array(self.get_retained_inputs()[0].array),
 
-    def _backward_arrays(self, indexes, grad_outputs):
+    def backward_arrays(self, indexes, grad_outputs):
         gx = self._slope_array(self.inputs[0].data)
         gx *= grad_outputs[0]   # slope * gy: the same bits as backward's gy * slope
         return gx,

@@ -115,7 +115,7 @@ class Convolution(FunctionNode):
             ret.append(bias_grad(gy))
         return tuple(ret)
 
-    def _backward_arrays(self, indexes, grad_outputs):
+    def backward_arrays(self, indexes, grad_outputs):
         x, W = self.inputs[0].data, self.inputs[1].data
         gy, = grad_outputs
         ret = []

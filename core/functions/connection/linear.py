@@ -75,7 +75,7 @@ class LinearFunction(FunctionNode):
             ret.append(_sum(gy, axis=tuple(range(k))))
         return tuple(ret)
 
-    def _backward_arrays(self, indexes, grad_outputs):
+    def backward_arrays(self, indexes, grad_outputs):
         inputs = self.inputs
         x, W = inputs[0].data, inputs[1].data
         gy, = grad_outputs

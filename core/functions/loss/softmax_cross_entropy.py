@@ -177,7 +177,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             gx = _LabelGrad(self._index).apply((y, g))[0]
         return tuple(gx if i == 0 else None for i in indexes)
 
-    def _backward_arrays(self, indexes, grad_outputs):
+    def backward_arrays(self, indexes, grad_outputs):
         if self._index is None or self._y is None or 0 not in indexes:
             return None     # soft targets or no cached softmax: the Variable path
         y, self._y = self._y, None

@@ -28,7 +28,7 @@ class AveragePoolingND(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return _window.WindowSpread(self._geom, self._coeff).apply(grad_outputs)
 
-    def _backward_arrays(self, indexes, grad_outputs):
+    def backward_arrays(self, indexes, grad_outputs):
         return _window.window_spread(grad_outputs[0], self._geom, self._coeff),
 
 

@@ -18,7 +18,7 @@ class MaxPoolingND(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return _window.WindowScatter(self._geom, self.indexes).apply(grad_outputs)
 
-    def _backward_arrays(self, indexes, grad_outputs):
+    def backward_arrays(self, indexes, grad_outputs):
         return _window.window_scatter(grad_outputs[0], self._geom, self.indexes),
 
 
