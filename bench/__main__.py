@@ -6,7 +6,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from bench import environments, machine, report, runner, workloads
+from bench import environments, machine, report, results_file, runner, workloads
 from bench.worker import parse_overrides
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "RESULTS.md"
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     if destination is not None:
         command = "python -m bench" + "".join(f" {shlex.quote(arg)}" for arg in argv)
         description = {**machine.describe(), "BLAS kernels": kernels}
-        destination.write_text(report.markdown(result, description, command))
+        results_file.write_section(destination, "core", report.markdown(result, description, command))
         print(f"wrote {destination}")
     return 0
 

@@ -42,6 +42,13 @@ RECIPES = {
                       pip_steps=(("setuptools<70", "wheel", "numpy==1.23.5"),
                                  ("--no-build-isolation", "chainer==7.8.1")),
                       probe="import chainer"),
+    # the RL peers share one environment: Stable-Baselines3 and PFRL 0.4.0 on torch CPU. PFRL imports
+    # the old gym at import time (its wrappers), so gym comes too; the benchmarks drive gymnasium envs.
+    "rl-peers": Recipe(python="python3.11",
+                       pip_steps=(("torch==2.13.0",),
+                                  ("stable-baselines3==2.9.2", "gymnasium>=1.0"),
+                                  ("pfrl==0.4.0", "gym==0.26.2", "packaging")),
+                       probe="import stable_baselines3, pfrl"),
 }
 
 
