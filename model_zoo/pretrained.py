@@ -10,19 +10,28 @@ def resolve(owner: str, pretrained_model, given: dict, defaults: dict) -> tuple[
     A constructor declares its fixed-shape arguments with default None, then calls this with the
     values it received (``given``) and its usual defaults (``defaults``).
 
-    Args:
-        owner: the constructor's name, for error messages (e.g. ``'LeNet5'``).
-        pretrained_model: None (random initialization), a registry key, or a path to an NPZ file.
-        given: argument name -> value passed by the caller (None = not passed).
-        defaults: argument name -> default value used when neither the caller nor the entry fixes it.
+    Parameters
+    ----------
+    owner
+        the constructor's name, for error messages (e.g. ``'LeNet5'``).
+    pretrained_model
+        None (random initialization), a registry key, or a path to an NPZ file.
+    given
+        argument name -> value passed by the caller (None = not passed).
+    defaults
+        argument name -> default value used when neither the caller nor the entry fixes it.
 
-    Returns:
-        (arguments, path): the arguments to build with, and the NPZ to load afterwards (None when
-        ``pretrained_model`` is None).
+    Returns
+    -------
+    (arguments, path)
+        the arguments to build with, and the NPZ to load afterwards (None when
+    ``pretrained_model`` is None).
 
-    Raises:
-        ValueError: an unknown key or missing file (the message lists the known keys), or a caller
-            argument that contradicts one fixed by the registry entry.
+    Raises
+    ------
+    ValueError
+        an unknown key or missing file (the message lists the known keys), or a caller
+        argument that contradicts one fixed by the registry entry.
     """
     args = {k: (given[k] if given.get(k) is not None else v) for k, v in defaults.items()}
     if pretrained_model is None:

@@ -37,8 +37,10 @@ def file_lock(path: str, timeout: float | None = None, poll_interval: float = 0.
     a killed process never leaves a stale lock behind. Two threads of one process exclude each
     other too. The lock file itself is left in place (removing it would race with waiters).
 
-    Raises:
-        TimeoutError: the lock was not obtained within ``timeout`` seconds (None waits forever).
+    Raises
+    ------
+    TimeoutError
+        the lock was not obtained within ``timeout`` seconds (None waits forever).
     """
     # 0o666 less the umask, like any new file: a group-writable root stays usable by the group
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)

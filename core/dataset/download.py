@@ -74,11 +74,15 @@ class Checksum:
     Instances are callables ``verify(path)`` for :func:`cached_download`; a mismatch raises
     :class:`ChecksumError` naming the file, the algorithm and both digests.
 
-    Args:
-        hexdigest: the expected digest, hexadecimal.
-        algorithm: any name ``hashlib.new`` accepts (``'sha256'``, ``'md5'``, ...).
-        decompress: None (hash the file's bytes) or ``'gzip'`` (hash the decompressed bytes, so a
-            re-compressed copy of the same content passes).
+    Parameters
+    ----------
+    hexdigest
+        the expected digest, hexadecimal.
+    algorithm
+        any name ``hashlib.new`` accepts (``'sha256'``, ``'md5'``, ...).
+    decompress
+        None (hash the file's bytes) or ``'gzip'`` (hash the decompressed bytes, so a
+        re-compressed copy of the same content passes).
     """
 
     def __init__(self, hexdigest: str, algorithm: str = "sha256", decompress: str | None = None):
@@ -266,21 +270,32 @@ def cached_download(url: str, sha256: str | None = None, *, path: str | None = N
     target folder, are verified, and are renamed into place atomically, so ``path`` never holds a
     partial file. Transient network errors are retried with exponential backoff.
 
-    Args:
-        url: the canonical URL.
-        sha256: expected SHA-256 of the file (shorthand for ``verify=Checksum(sha256)``).
-        path: where to keep the file; default ``<root>/_dl_cache/<md5 of url>/<file name>``.
-        verify: callable ``verify(path)`` that raises ValueError (or returns False) for a bad file,
-            e.g. a :class:`Checksum`; give ``sha256`` or ``verify``, not both.
-        retries: extra attempts per URL after a transient failure.
-        timeout: socket timeout in seconds.
+    Parameters
+    ----------
+    url
+        the canonical URL.
+    sha256
+        expected SHA-256 of the file (shorthand for ``verify=Checksum(sha256)``).
+    path
+        where to keep the file; default ``<root>/_dl_cache/<md5 of url>/<file name>``.
+    verify
+        callable ``verify(path)`` that raises ValueError (or returns False) for a bad file,
+        e.g. a :class:`Checksum`; give ``sha256`` or ``verify``, not both.
+    retries
+        extra attempts per URL after a transient failure.
+    timeout
+        socket timeout in seconds.
 
-    Returns:
-        str: ``path``.
+    Returns
+    -------
+    str
+        ``path``.
 
-    Raises:
-        DownloadError: no source gave a verified file; the message names the URL, what each source
-            answered, and the exact path where a hand-downloaded copy is picked up.
+    Raises
+    ------
+    DownloadError
+        no source gave a verified file; the message names the URL, what each source
+        answered, and the exact path where a hand-downloaded copy is picked up.
     """
     if sha256 is not None and verify is not None:
         raise ValueError("cached_download: give sha256 or verify, not both")

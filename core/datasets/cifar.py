@@ -69,14 +69,21 @@ def _get_cifar(name, owner, withlabel, ndim, scale, dtype):
 def get_cifar10(withlabel=True, ndim=3, scale=1., dtype=None):
     """The CIFAR-10 training and test sets, cached under ``<dataset root>/cifar``.
 
-    Args:
-        withlabel (bool): return ``TupleDataset(images, int32 labels)``; else the image arrays only.
-        ndim (int): image shape: 3 -> ``(3, 32, 32)`` (RGB planes), 1 -> ``(3072,)``.
-        scale (float): pixels are mapped from [0, 255] to [0, scale].
-        dtype: image dtype (floating); ``kusari.config.dtype`` when None.
+    Parameters
+    ----------
+    withlabel : bool
+        return ``TupleDataset(images, int32 labels)``; else the image arrays only.
+    ndim : int
+        image shape: 3 -> ``(3, 32, 32)`` (RGB planes), 1 -> ``(3072,)``.
+    scale : float
+        pixels are mapped from [0, 255] to [0, scale].
+    dtype
+        image dtype (floating); ``kusari.config.dtype`` when None.
 
-    Returns:
-        (train, test): 50,000 and 10,000 examples, labels 0-9.
+    Returns
+    -------
+    (train, test)
+        50,000 and 10,000 examples, labels 0-9.
     """
     return _get_cifar("cifar-10", "get_cifar10", withlabel, ndim, scale, dtype)
 

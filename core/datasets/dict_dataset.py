@@ -7,8 +7,10 @@ class DictDataset:
 
     Indexing with a slice, a list or a 1-D index array returns a list of dicts.
 
-    Args:
-        **datasets: sequences or arrays of the same length ``N``.
+    Parameters
+    ----------
+    **datasets
+        sequences or arrays of the same length ``N``.
     """
 
     def __init__(self, **datasets):

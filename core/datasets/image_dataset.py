@@ -47,11 +47,15 @@ def _read_pairs(path: str, owner: str) -> list[tuple[str, int]]:
 class ImageDataset(DatasetMixin):
     """Images read from files on every access, as arrays of shape ``(C, H, W)`` (C=1 for greyscale).
 
-    Args:
-        paths (str or list of str): image paths, or the path of a text file with one per line;
-            relative to ``root``.
-        root (str): folder the paths are relative to.
-        dtype: array dtype; ``kusari.config.dtype`` when None.
+    Parameters
+    ----------
+    paths : str or list of str
+        image paths, or the path of a text file with one per line;
+        relative to ``root``.
+    root : str
+        folder the paths are relative to.
+    dtype
+        array dtype; ``kusari.config.dtype`` when None.
     """
 
     def __init__(self, paths, root=".", dtype=None):
@@ -72,12 +76,16 @@ class ImageDataset(DatasetMixin):
 class LabeledImageDataset(DatasetMixin):
     """(image ``(C, H, W)``, label ``()``) pairs; images are read from files on every access.
 
-    Args:
+    Parameters
+    ----------
         pairs (str or list of (str, int)): (path, label) pairs, or the path of a text file whose
-            lines are ``path label``; paths are relative to ``root``.
-        root (str): folder the paths are relative to.
-        dtype: image dtype; ``kusari.config.dtype`` when None.
-        label_dtype: label dtype.
+        lines are ``path label``; paths are relative to ``root``.
+    root : str
+        folder the paths are relative to.
+    dtype
+        image dtype; ``kusari.config.dtype`` when None.
+    label_dtype
+        label dtype.
     """
 
     def __init__(self, pairs, root=".", dtype=None, label_dtype=numpy.int32):
@@ -103,9 +111,12 @@ class ZippedImageDataset(DatasetMixin):
     Every file (not folder) of the archive is an example, in the archive's order. The archive is
     reopened after pickling or in a forked process, so the dataset can go to worker processes.
 
-    Args:
-        zipfilename (str): path of the zip archive.
-        dtype: array dtype; ``kusari.config.dtype`` when None.
+    Parameters
+    ----------
+    zipfilename : str
+        path of the zip archive.
+    dtype
+        array dtype; ``kusari.config.dtype`` when None.
     """
 
     def __init__(self, zipfilename, dtype=None):
@@ -146,9 +157,12 @@ class ZippedImageDataset(DatasetMixin):
 class MultiZippedImageDataset(DatasetMixin):
     """The images of several zip archives, one archive after another (see ZippedImageDataset).
 
-    Args:
-        zipfilenames (list of str): paths of the zip archives.
-        dtype: array dtype; ``kusari.config.dtype`` when None.
+    Parameters
+    ----------
+    zipfilenames : list of str
+        paths of the zip archives.
+    dtype
+        array dtype; ``kusari.config.dtype`` when None.
     """
 
     def __init__(self, zipfilenames, dtype=None):
@@ -168,12 +182,17 @@ class MultiZippedImageDataset(DatasetMixin):
 class LabeledZippedImageDataset(DatasetMixin):
     """(image ``(C, H, W)``, label ``()``) pairs with the images in a zip archive.
 
-    Args:
-        zipfilename (str): path of the zip archive.
-        labelfilename (str): text file whose ``i``-th line is ``name label``, ``name`` being a file
-            in the archive.
-        dtype: image dtype; ``kusari.config.dtype`` when None.
-        label_dtype: label dtype.
+    Parameters
+    ----------
+    zipfilename : str
+        path of the zip archive.
+    labelfilename : str
+        text file whose ``i``-th line is ``name label``, ``name`` being a file
+        in the archive.
+    dtype
+        image dtype; ``kusari.config.dtype`` when None.
+    label_dtype
+        label dtype.
     """
 
     def __init__(self, zipfilename, labelfilename, dtype=None, label_dtype=numpy.int32):

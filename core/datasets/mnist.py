@@ -24,16 +24,25 @@ def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None, label_dtype=numpy.in
               rgb_format=False):
     """The MNIST training and test sets, downloaded once and cached under ``<dataset root>/mnist``.
 
-    Args:
-        withlabel (bool): return ``TupleDataset(images, labels)`` pairs; else the image arrays only.
-        ndim (int): image shape: 1 -> ``(784,)``, 2 -> ``(28, 28)``, 3 -> ``(1, 28, 28)``.
-        scale (float): pixels are mapped from [0, 255] to [0, scale].
-        dtype: image dtype (floating); ``kusari.config.dtype`` when None.
-        label_dtype: label dtype.
-        rgb_format (bool): with ``ndim=3``, repeat the channel: ``(3, 28, 28)``.
+    Parameters
+    ----------
+    withlabel : bool
+        return ``TupleDataset(images, labels)`` pairs; else the image arrays only.
+    ndim : int
+        image shape: 1 -> ``(784,)``, 2 -> ``(28, 28)``, 3 -> ``(1, 28, 28)``.
+    scale : float
+        pixels are mapped from [0, 255] to [0, scale].
+    dtype
+        image dtype (floating); ``kusari.config.dtype`` when None.
+    label_dtype
+        label dtype.
+    rgb_format : bool
+        with ``ndim=3``, repeat the channel: ``(3, 28, 28)``.
 
-    Returns:
-        (train, test): 60,000 and 10,000 examples.
+    Returns
+    -------
+    (train, test)
+        60,000 and 10,000 examples.
     """
     return _mnist_family.load("mnist", _BASE_URL, _CHECKSUMS, "get_mnist", withlabel, ndim, scale,
                               dtype, label_dtype, rgb_format)

@@ -9,9 +9,12 @@ from kusari.dataset.dataset_mixin import DatasetMixin
 class PickleDatasetWriter:
     """Appends examples to a file object as consecutive pickles (read back by PickleDataset).
 
-    Args:
-        writer: binary file object with ``write`` (and ``close``).
-        protocol (int): pickle protocol.
+    Parameters
+    ----------
+    writer
+        binary file object with ``write`` (and ``close``).
+    protocol : int
+        pickle protocol.
     """
 
     def __init__(self, writer, protocol=pickle.HIGHEST_PROTOCOL):
@@ -42,8 +45,10 @@ class PickleDataset(DatasetMixin):
     The constructor scans the file once to record where each pickle starts. Pickles run code when
     loaded: only open files you trust.
 
-    Args:
-        reader: seekable binary file object (see :func:`open_pickle_dataset`).
+    Parameters
+    ----------
+    reader
+        seekable binary file object (see :func:`open_pickle_dataset`).
     """
 
     def __init__(self, reader):

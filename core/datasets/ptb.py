@@ -63,8 +63,10 @@ def get_ptb_words():
     Every sentence is followed by the ``'<eos>'`` word; see :func:`get_ptb_words_vocabulary` for
     the IDs.
 
-    Returns:
-        (train, valid, test): int32 arrays of word IDs, of lengths 929,589, 73,760 and 82,430.
+    Returns
+    -------
+    (train, valid, test)
+        int32 arrays of word IDs, of lengths 929,589, 73,760 and 82,430.
     """
     return tuple(_loading.cached_arrays("ptb", f"{split}.npz", functools.partial(_build, split))["x"]
                  for split in ("train", "valid", "test"))

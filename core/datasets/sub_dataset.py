@@ -10,11 +10,16 @@ class SubDataset(DatasetMixin):
     Example ``i`` is ``dataset[order[start + i]]`` (``dataset[start + i]`` without ``order``); a
     negative ``i`` counts back from ``finish``.
 
-    Args:
-        dataset: the base dataset, of length ``N``.
-        start (int): first position, ``0 <= start``.
-        finish (int): one past the last position, ``start <= finish <= N``.
-        order (sequence of int): a permutation of ``range(N)``, or None for the identity.
+    Parameters
+    ----------
+    dataset
+        the base dataset, of length ``N``.
+    start : int
+        first position, ``0 <= start``.
+    finish : int
+        one past the last position, ``start <= finish <= N``.
+    order : sequence of int
+        a permutation of ``range(N)``, or None for the identity.
     """
 
     def __init__(self, dataset, start, finish, order=None):
@@ -51,10 +56,14 @@ def _permutation(n: int, seed) -> numpy.ndarray:
 def split_dataset(dataset, split_at, order=None):
     """Split into ``(SubDataset of order[:split_at], SubDataset of order[split_at:])``.
 
-    Args:
-        dataset: the dataset, of length ``N``.
-        split_at (int): size of the first part, ``0 <= split_at <= N``.
-        order (sequence of int): a permutation of ``range(N)``, or None for the identity.
+    Parameters
+    ----------
+    dataset
+        the dataset, of length ``N``.
+    split_at : int
+        size of the first part, ``0 <= split_at <= N``.
+    order : sequence of int
+        a permutation of ``range(N)``, or None for the identity.
     """
     n = len(dataset)
     if not 0 <= split_at <= n:
@@ -92,8 +101,9 @@ def get_cross_validation_datasets(dataset, n_fold, order=None):
     The test parts are disjoint, cover the dataset and differ in size by at most one example; each
     train part is the rest of the dataset.
 
-    Returns:
-        list of ``n_fold`` pairs ``(train SubDataset, test SubDataset)``.
+    Returns
+    -------
+    list of ``n_fold`` pairs ``(train SubDataset, test SubDataset)``.
     """
     n = len(dataset)
     if not 1 <= n_fold <= n:

@@ -40,15 +40,22 @@ def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32, add_
 
     Needs SciPy to read the MATLAB files.
 
-    Args:
-        withlabel (bool): return ``TupleDataset(images, labels)``; else the image arrays only.
-        scale (float): pixels are mapped from [0, 255] to [0, scale].
-        dtype: image dtype (floating); ``kusari.config.dtype`` when None.
-        label_dtype: label dtype; the digit 0 has label 0.
-        add_extra (bool): also return the 531,131 extra training examples.
+    Parameters
+    ----------
+    withlabel : bool
+        return ``TupleDataset(images, labels)``; else the image arrays only.
+    scale : float
+        pixels are mapped from [0, 255] to [0, scale].
+    dtype
+        image dtype (floating); ``kusari.config.dtype`` when None.
+    label_dtype
+        label dtype; the digit 0 has label 0.
+    add_extra : bool
+        also return the 531,131 extra training examples.
 
-    Returns:
-        (train, test) or (train, test, extra) of images ``(3, 32, 32)``: 73,257 and 26,032 examples.
+    Returns
+    -------
+    (train, test) or (train, test, extra) of images ``(3, 32, 32)``: 73,257 and 26,032 examples.
     """
     dtype = _loading.image_dtype(dtype, "get_svhn")
     splits = ("train", "test", "extra") if add_extra else ("train", "test")

@@ -19,11 +19,15 @@ class TextDataset(DatasetMixin):
     With one path an example is a line (``str``, newline included); with several paths it is the
     tuple of the ``i``-th line of every file, which must all have the same number of lines.
 
-    Args:
-        paths (str or list of str): the text file(s).
-        encoding, errors, newline: as for :func:`open`; a list gives one value per file.
-        filter_func (callable): called with one line per file; lines where it returns False are
-            skipped (their line numbers do not count).
+    Parameters
+    ----------
+    paths : str or list of str
+        the text file(s).
+    encoding, errors, newline
+        as for :func:`open`; a list gives one value per file.
+    filter_func : callable
+        called with one line per file; lines where it returns False are
+        skipped (their line numbers do not count).
     """
 
     _files = None

@@ -5,9 +5,12 @@ from kusari.dataset.dataset_mixin import DatasetMixin
 class TransformDataset(DatasetMixin):
     """Dataset whose ``i``-th example is ``transform(dataset[i])``, computed lazily on access.
 
-    Args:
-        dataset: the underlying dataset.
-        transform (callable): maps one example to the transformed example (e.g. data augmentation).
+    Parameters
+    ----------
+    dataset
+        the underlying dataset.
+    transform : callable
+        maps one example to the transformed example (e.g. data augmentation).
     """
 
     def __init__(self, dataset, transform):

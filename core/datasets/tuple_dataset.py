@@ -11,9 +11,11 @@ class TupleDataset:
     Indexing with a slice, a list or a 1-D index array returns a list of tuples, taken from each
     underlying dataset in one vectorized lookup when it is an array.
 
-    Args:
-        *datasets: sequences or arrays of the same length ``N``; e.g. images ``(N, 784)`` and labels
-            ``(N,)`` give examples ``(image (784,), label ())``.
+    Parameters
+    ----------
+    *datasets
+        sequences or arrays of the same length ``N``; e.g. images ``(N, 784)`` and labels
+        ``(N,)`` give examples ``(image (784,), label ())``.
     """
 
     def __init__(self, *datasets):

@@ -28,13 +28,19 @@ class Trainer:
     update, then every extension whose trigger fires is called, highest priority first (ties keep
     the order of ``extend``). The loop ends when ``stop_trigger(trainer)`` is True.
 
-    Args:
-        updater: the Updater (e.g. :class:`~kusari.training.updaters.StandardUpdater`).
-        stop_trigger: when to stop: ``(length, unit)`` or a callable; None runs until interrupted.
-        out (str): output directory for logs and snapshots (created on ``run``).
-        extensions (list): extensions to add with their defaults.
+    Parameters
+    ----------
+    updater
+        the Updater (e.g. :class:`~kusari.training.updaters.StandardUpdater`).
+    stop_trigger
+        when to stop: ``(length, unit)`` or a callable; None runs until interrupted.
+    out : str
+        output directory for logs and snapshots (created on ``run``).
+    extensions : list
+        extensions to add with their defaults.
 
-    Attributes:
+    Attributes
+    ----------
         updater, stop_trigger, out, observation (dict of the current iteration),
         reporter (a Reporter on which each optimizer's target link is registered under the
         optimizer's name, e.g. ``'main'``, and its sublinks as ``'main/l1'``).

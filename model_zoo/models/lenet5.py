@@ -16,9 +16,12 @@ class LeNet5(kusari.Chain):
 
     Input ``(N, 1, 28, 28)``, output logits ``(N, n_class)``.
 
-    Args:
-        n_class (int): number of classes; None means 10 or the pretrained entry's.
-        pretrained_model: None, a zoo key (``'lenet5-mnist'``) or a path to an NPZ of this model.
+    Parameters
+    ----------
+    n_class : int
+        number of classes; None means 10 or the pretrained entry's.
+    pretrained_model
+        None, a zoo key (``'lenet5-mnist'``) or a path to an NPZ of this model.
     """
 
     def __init__(self, n_class=None, pretrained_model=None):

@@ -11,9 +11,12 @@ class MnistMLP(kusari.Chain):
 
     Input ``(N, n_in)`` (or ``(N, 1, 28, 28)``, flattened), output logits ``(N, n_out)``.
 
-    Args:
-        n_in, n_units, n_out (int): layer sizes; None means 784, 800, 10 or the pretrained entry's.
-        pretrained_model: None, a zoo key (``'mnist-mlp'``) or a path to an NPZ of this model.
+    Parameters
+    ----------
+    n_in, n_units, n_out : int
+        layer sizes; None means 784, 800, 10 or the pretrained entry's.
+    pretrained_model
+        None, a zoo key (``'mnist-mlp'``) or a path to an NPZ of this model.
     """
 
     def __init__(self, n_in=None, n_units=None, n_out=None, pretrained_model=None):

@@ -115,19 +115,29 @@ def snapshot(savefun=None, filename="snapshot_iter_{.updater.iteration}", *, tar
     extension state, NumPy's global random state, elapsed time, so a resumed run continues
     exactly where the snapshot was taken.
 
-    Args:
-        savefun: ``savefun(path, obj)``; :func:`kusari.serializers.save_npz` by default.
-        filename (str or callable): a format string applied to the trainer
-            (``'snapshot_iter_{.updater.iteration}'``) or ``filename(trainer) -> str``.
-        target: the object to save instead of the trainer.
-        condition (callable): ``condition() -> bool``; no snapshot when False.
-        writer: ``writer(filename, outdir, target, savefun=...)``; an atomic
-            :class:`~kusari.training.extensions.snapshot_writers.SimpleWriter` by default.
-        snapshot_on_error (bool): also save when the training loop raises.
-        n_retains (int): keep only the newest ``n_retains`` matching files (all when negative).
-        autoload (bool): on ``trainer.run``, load the newest snapshot in ``out`` that reads back
-            intact (a corrupt or truncated one is skipped) before any other extension initializes.
-        loadfun: ``loadfun(path, obj)`` for autoload; a verifying NPZ loader by default.
+    Parameters
+    ----------
+    savefun
+        ``savefun(path, obj)``; :func:`kusari.serializers.save_npz` by default.
+    filename : str or callable
+        a format string applied to the trainer
+        (``'snapshot_iter_{.updater.iteration}'``) or ``filename(trainer) -> str``.
+    target
+        the object to save instead of the trainer.
+    condition : callable
+        ``condition() -> bool``; no snapshot when False.
+    writer
+        ``writer(filename, outdir, target, savefun=...)``; an atomic
+        :class:`~kusari.training.extensions.snapshot_writers.SimpleWriter` by default.
+    snapshot_on_error : bool
+        also save when the training loop raises.
+    n_retains : int
+        keep only the newest ``n_retains`` matching files (all when negative).
+    autoload : bool
+        on ``trainer.run``, load the newest snapshot in ``out`` that reads back
+        intact (a corrupt or truncated one is skipped) before any other extension initializes.
+    loadfun
+        ``loadfun(path, obj)`` for autoload; a verifying NPZ loader by default.
     """
     return _Snapshot(target=target, condition=condition, writer=writer, filename=filename,
                      snapshot_on_error=snapshot_on_error, n_retains=n_retains, autoload=autoload,

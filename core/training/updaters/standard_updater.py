@@ -20,17 +20,26 @@ class StandardUpdater(Updater):
     ``converter(batch, device)``, and calls ``optimizer.update(loss_func, *in_arrays)`` (tuple),
     ``(**in_arrays)`` (dict) or ``(in_arrays)`` (anything else).
 
-    Args:
-        iterator: an Iterator or a dict of them (one named ``'main'``).
-        optimizer: an Optimizer or a dict of them (one named ``'main'``).
-        converter: batch -> model inputs; ``concat_examples`` by default.
-        device: where the model and the inputs go (e.g. ``'@cupy:0'``, 0, -1); None leaves them.
-        loss_func: the loss callable; the main optimizer's target by default.
-        loss_scale (float): a fixed loss scale set on every optimizer.
-        auto_new_epoch (bool): call ``optimizer.new_epoch(auto=True)`` when the iterator starts a new epoch.
-        static_graph (bool): run the step (loss, backward and the optimizer's update) under
-            :func:`kusari.static_graph`: traced at the first batch of each shape, then replayed.
-            The loss function must apply the same ops for every batch of a shape.
+    Parameters
+    ----------
+    iterator
+        an Iterator or a dict of them (one named ``'main'``).
+    optimizer
+        an Optimizer or a dict of them (one named ``'main'``).
+    converter
+        batch -> model inputs; ``concat_examples`` by default.
+    device
+        where the model and the inputs go (e.g. ``'@cupy:0'``, 0, -1); None leaves them.
+    loss_func
+        the loss callable; the main optimizer's target by default.
+    loss_scale : float
+        a fixed loss scale set on every optimizer.
+    auto_new_epoch : bool
+        call ``optimizer.new_epoch(auto=True)`` when the iterator starts a new epoch.
+    static_graph : bool
+        run the step (loss, backward and the optimizer's update) under
+        :func:`kusari.static_graph`: traced at the first batch of each shape, then replayed.
+        The loss function must apply the same ops for every batch of a shape.
     """
 
     def __init__(self, iterator, optimizer, converter=convert.concat_examples, device=None,
