@@ -1,1 +1,11 @@
-"""Agents with PFRL's names and constructor arguments (DQN family, DDPG, TD3, SAC, PPO, A2C, REINFORCE, ...)."""
+"""Agents with PFRL's names and constructor arguments (DQN family, DDPG, TD3, SAC, PPO, A2C, REINFORCE)."""
+from kusari.rl.agents.a2c import A2C  # NOQA
+from kusari.rl.agents.ddpg import DDPG  # NOQA
+from kusari.rl.agents.double_dqn import DoubleDQN  # NOQA
+from kusari.rl.agents.double_pal import DoublePAL  # NOQA
+from kusari.rl.agents.dqn import DQN  # NOQA
+from kusari.rl.agents.pal import PAL  # NOQA
+from kusari.rl.agents.ppo import PPO  # NOQA
+from kusari.rl.agents.reinforce import REINFORCE  # NOQA
+from kusari.rl.agents.soft_actor_critic import SoftActorCritic  # NOQA
+from kusari.rl.agents.td3 import TD3  # NOQA

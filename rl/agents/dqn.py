@@ -1,0 +1,485 @@
+"""DQN (Mnih et al., 2015): Q-learning from replayed experience against a target network.
+
+``DQN`` also serves its variants: ``DoubleDQN`` changes how the next state is valued, ``PAL`` and
+``DoublePAL`` the target itself. Everything else (acting, storing, scheduling updates, the loss,
+prioritized replay, target synchronization, saving) lives here once.
+"""
+import collections
+import copy
+import math
+from collections.abc import Callable, Sequence
+from logging import Logger, getLogger
+from typing import Any
+
+import kusari
+import kusari.functions as F
+import numpy
+from kusari import backend, optimizer_hooks
+from kusari.rl.action_value import ActionValue, DiscreteActionValue
+from kusari.rl.agent import AttributeSavingMixin, BatchAgent
+from kusari.rl.replay_buffer import batch_experiences
+from kusari.rl.replay_buffers import PrioritizedReplayBuffer
+from kusari.rl.utils.batch_states import batch_states as default_batch_states
+from kusari.serializer import Serializer
+
+Q_RECORD_LEN = 1000  # PFRL averages the last 1000 Q-values and the last 100 losses
+LOSS_RECORD_LEN = 100
+_LOGGER = getLogger(__name__)
+
+
+def compute_value_loss(y, t, clip_delta: bool = True, batch_accumulator: str = "mean",
+                       weights=None) -> kusari.Variable:
+    """The regression loss of predicted values ``y`` towards targets ``t``.
+
+    Parameters
+    ----------
+    y : Variable of shape (B,) or (B, 1)
+        Predicted values.
+    t : array of the same size
+        Target values (constants).
+    clip_delta : bool
+        Huber loss with delta 1 when True, else half the squared error.
+    batch_accumulator : {'mean', 'sum'}
+        Divide the summed loss by ``B``, or not.
+    weights : array of shape (B,), optional
+        Per-sample factors (importance weights of prioritized replay).
+
+    Returns
+    -------
+    Variable
+        The scalar loss, in ``y``'s dtype.
+    """
+    if batch_accumulator not in ("mean", "sum"):
+        raise ValueError(f"compute_value_loss: batch_accumulator must be 'mean' or 'sum', got "
+                         f"{batch_accumulator!r}")
+    # only ops on the inputs (no array methods), so that a static_graph replay sees new values
+    batch_size = y.shape[0]
+    if y.ndim != 1:
+        y = F.reshape(y, (batch_size,))
+    if t.ndim != 1:
+        t = F.reshape(t, (batch_size,))
+    if clip_delta:
+        losses = F.huber_loss(y, t, delta=1.0, reduce="no")
+    else:
+        losses = F.square(y - t) * 0.5
+    if weights is not None:
+        if weights.dtype != losses.dtype:
+            weights = F.cast(weights, losses.dtype)
+        losses = losses * weights
+    loss = F.sum(losses)
+    return loss / batch_size if batch_accumulator == "mean" else loss
+
+
+class _ArrayCollector(Serializer):
+    """Collects a link's parameters and persistent values by path, without copying them."""
+
+    def __init__(self, target: dict, path: str = ""):
+        self.target = target
+        self.path = path
+
+    def __getitem__(self, key):
+        return _ArrayCollector(self.target, self.path + key + "/")
+
+    def __call__(self, key, value):
+        self.target[self.path + key] = value
+        return value
+
+
+class _SoftUpdater(Serializer):
+    """Moves every float value of a link a fraction ``tau`` towards a source's; copies the others."""
+
+    def __init__(self, source: dict, tau: float, path: str = ""):
+        self.source = source
+        self.tau = tau
+        self.path = path
+
+    def __getitem__(self, key):
+        return _SoftUpdater(self.source, self.tau, self.path + key + "/")
+
+    def __call__(self, key, value):
+        src = self.source[self.path + key]
+        if not backend.is_array(value):
+            return src  # a Python persistent (a counter): taken over, as PFRL does for integers
+        if value.dtype.kind == "f":
+            value *= 1 - self.tau
+            value += self.tau * src
+        else:
+            value[...] = src
+        return value
+
+
+def synchronize_parameters(src: kusari.Link, dst: kusari.Link, method: str, tau: float | None = None) -> None:
+    """Make ``dst`` (a target network) follow ``src``, a link of the same structure.
+
+    Parameters
+    ----------
+    src, dst : Link
+    method : {'hard', 'soft'}
+        'hard' copies every parameter and persistent value; 'soft' sets each float one to
+        ``(1 - tau) * dst + tau * src`` (in place, keeping its dtype) and copies the others.
+    tau : float
+        The soft update's step, in (0, 1].
+    """
+    if method == "hard":
+        dst.copyparams(src)
+    elif method == "soft":
+        source = {}
+        src.serialize(_ArrayCollector(source))
+        dst.serialize(_SoftUpdater(source, tau))
+    else:
+        raise ValueError(f"synchronize_parameters: method must be 'hard' or 'soft', got {method!r}")
+
+
+def _mean_or_nan(xs) -> float:
+    return float(numpy.mean(xs)) if xs else math.nan
+
+
+def eval_forward(link: kusari.Link, x) -> ActionValue:
+    """``link(x)`` for a target or an action: no graph, test-mode layers (PFRL's eval())."""
+    with kusari.no_backprop_mode(), kusari.using_config("train", False):
+        return link(x)
+
+
+@kusari.static_graph
+def _loss_and_gradients(model: kusari.Link, state, action, target, weights, clip_delta: bool,
+                        batch_accumulator: str) -> tuple[kusari.Variable, kusari.Variable]:
+    """``Q(s, a)`` (B,) and the loss, whose gradients are added into the model's parameters.
+
+    Traced once per signature and replayed after (bit-identical to running it eagerly), which
+    removes most of the per-op overhead of small networks' updates.
+    """
+    y = model(state).evaluate_actions(action)
+    loss = compute_value_loss(y, target, clip_delta, batch_accumulator, weights)
+    loss.backward()
+    return y, loss
+
+
+class DQN(AttributeSavingMixin, BatchAgent):
+    """Deep Q-Network (Mnih et al., 2015), with n-step and prioritized replay.
+
+    Parameters
+    ----------
+    q_function : Link
+        Maps a batch of observations to an :class:`~kusari.rl.action_value.ActionValue`; trained in
+        place.
+    optimizer : Optimizer
+        Already ``setup`` on ``q_function`` (or on a link that contains it).
+    replay_buffer : ReplayBuffer
+        ``ReplayBuffer(num_steps=n)`` gives n-step returns; a ``PrioritizedReplayBuffer`` gets
+        importance weights in the loss and the TD errors back.
+    gamma : float
+        Discount factor, in [0, 1].
+    explorer : Explorer
+        Turns the greedy action into the one taken while training.
+    gpu : int, optional
+        GPU id; None or a negative id runs on the CPU.
+    replay_start_size : int
+        No update before the buffer holds this many experiences (>= ``minibatch_size``, <= capacity).
+    minibatch_size : int
+        Experiences per update.
+    update_interval : int
+        Steps between updates.
+    target_update_interval : int
+        Steps between target synchronizations; a multiple of ``update_interval``.
+    clip_delta : bool
+        Huber loss when True, else half the squared error.
+    phi : callable
+        Feature extractor applied to each observation.
+    target_update_method : {'hard', 'soft'}
+    soft_update_tau : float
+        Step of a soft target update, in (0, 1].
+    n_times_update : int
+        Updates each time one is due.
+    batch_accumulator : {'mean', 'sum'}
+    episodic_update_len : int, optional
+        Only used by recurrent training, which is not supported; accepted for PFRL's signature.
+    logger : logging.Logger
+    batch_states : callable
+        ``batch_states(states, device, phi)`` builds the model input.
+    recurrent : bool
+        Must be False: recurrent Q-functions are not supported.
+    max_grad_norm : float, optional
+        Gradients are rescaled to this global L2 norm when it is exceeded.
+
+    Statistics: ``average_q`` (the last 1000 predicted Q-values), ``average_loss`` (the last 100
+    losses), ``cumulative_steps``, ``n_updates`` and ``rlen`` (the buffer's length).
+    """
+
+    saved_attributes = ("model", "target_model", "optimizer", "t", "optim_t", "_cumulative_steps")
+    replay_buffer_attributes = ("replay_buffer",)
+
+    def __init__(self, q_function: kusari.Link, optimizer: kusari.Optimizer, replay_buffer, gamma: float,
+                 explorer, gpu: int | None = None, replay_start_size: int = 50000,
+                 minibatch_size: int = 32, update_interval: int = 1, target_update_interval: int = 10000,
+                 clip_delta: bool = True, phi: Callable[[Any], Any] = lambda x: x,
+                 target_update_method: str = "hard", soft_update_tau: float = 1e-2,
+                 n_times_update: int = 1, batch_accumulator: str = "mean",
+                 episodic_update_len: int | None = None, logger: Logger = _LOGGER,
+                 batch_states: Callable = default_batch_states, recurrent: bool = False,
+                 max_grad_norm: float | None = None):
+        name = type(self).__name__
+        if recurrent:
+            raise NotImplementedError(f"{name}: recurrent=True is not supported (kusari.rl has no "
+                                      "recurrent Q-functions or episodic updates yet)")
+        self._check_arguments(q_function, optimizer, replay_buffer, gamma, replay_start_size,
+                              minibatch_size, update_interval, target_update_interval,
+                              target_update_method, soft_update_tau, n_times_update,
+                              batch_accumulator, max_grad_norm)
+        self.device = None if gpu is None or gpu < 0 else backend.get_device(f"@cupy:{int(gpu)}")
+        if self.device is not None:
+            q_function.to_device(self.device)
+        self.model = q_function
+        self.optimizer = optimizer
+        self.replay_buffer = replay_buffer
+        self.gamma = gamma
+        self.explorer = explorer
+        self.gpu = gpu
+        self.replay_start_size = replay_start_size
+        self.minibatch_size = minibatch_size
+        self.update_interval = update_interval
+        self.target_update_interval = target_update_interval
+        self.clip_delta = clip_delta
+        self.phi = phi
+        self.target_update_method = target_update_method
+        self.soft_update_tau = soft_update_tau
+        self.n_times_update = n_times_update
+        self.batch_accumulator = batch_accumulator
+        self.episodic_update_len = episodic_update_len
+        self.logger = logger
+        self.batch_states = batch_states
+        self.recurrent = recurrent
+        self.max_grad_norm = max_grad_norm
+
+        self.t = 0
+        self.optim_t = 0
+        self._cumulative_steps = 0
+        self.target_model = copy.deepcopy(q_function)
+        for param in self.target_model.params():
+            param.update_rule = None  # the target is never optimized; drop the copied optimizer state
+        self.q_record = collections.deque(maxlen=Q_RECORD_LEN)
+        self.loss_record = collections.deque(maxlen=LOSS_RECORD_LEN)
+        self.batch_last_obs: list[Any] = []
+        self.batch_last_action: list[Any] = []
+        self._obs_spec: tuple[tuple, numpy.dtype] | None = None
+        self._action_spec: tuple | None = None
+
+    def _check_arguments(self, q_function, optimizer, replay_buffer, gamma, replay_start_size,
+                         minibatch_size, update_interval, target_update_interval, target_update_method,
+                         soft_update_tau, n_times_update, batch_accumulator, max_grad_norm) -> None:
+        name = type(self).__name__
+        if not isinstance(q_function, kusari.Link):
+            raise TypeError(f"{name}: q_function must be a kusari.Link, got {type(q_function).__name__}")
+        if not isinstance(optimizer, kusari.Optimizer) or optimizer.target is None:
+            raise ValueError(f"{name}: optimizer must be a kusari Optimizer already set up on the "
+                             f"q_function (optimizer.setup(q_function)), got {optimizer!r}")
+        optimized = {id(p) for p in optimizer.target.params()}
+        if not all(id(p) in optimized for p in q_function.params()):
+            raise ValueError(f"{name}: the optimizer is set up on a {type(optimizer.target).__name__} "
+                             "that does not hold the q_function's parameters")
+        for arg, value in (("replay_start_size", replay_start_size), ("minibatch_size", minibatch_size),
+                           ("update_interval", update_interval),
+                           ("target_update_interval", target_update_interval),
+                           ("n_times_update", n_times_update)):
+            if isinstance(value, bool) or not isinstance(value, (int, numpy.integer)) or value < 1:
+                raise ValueError(f"{name}: {arg} must be an int >= 1, got {value!r}")
+        if not 0 <= gamma <= 1:
+            raise ValueError(f"{name}: gamma must be in [0, 1], got {gamma!r}")
+        if minibatch_size > replay_start_size:
+            raise ValueError(f"{name}: minibatch_size ({minibatch_size}) must not exceed "
+                             f"replay_start_size ({replay_start_size})")
+        if replay_buffer.capacity is not None and replay_buffer.capacity < replay_start_size:
+            raise ValueError(f"{name}: replay_start_size ({replay_start_size}) exceeds the replay "
+                             f"buffer's capacity ({replay_buffer.capacity}); no update would ever run")
+        if target_update_interval % update_interval != 0:
+            raise ValueError(f"{name}: target_update_interval ({target_update_interval}) must be a "
+                             f"multiple of update_interval ({update_interval})")
+        if target_update_method not in ("hard", "soft"):
+            raise ValueError(f"{name}: target_update_method must be 'hard' or 'soft', got "
+                             f"{target_update_method!r}")
+        if not 0 < soft_update_tau <= 1:
+            raise ValueError(f"{name}: soft_update_tau must be in (0, 1], got {soft_update_tau!r}")
+        if batch_accumulator not in ("mean", "sum"):
+            raise ValueError(f"{name}: batch_accumulator must be 'mean' or 'sum', got {batch_accumulator!r}")
+        if max_grad_norm is not None and not max_grad_norm > 0:
+            raise ValueError(f"{name}: max_grad_norm must be None or > 0, got {max_grad_norm!r}")
+
+    @property
+    def cumulative_steps(self) -> int:
+        """Environment steps observed while training, over the agent's whole life."""
+        return self._cumulative_steps
+
+    # acting ----------------------------------------------------------------------------
+    def batch_act(self, batch_obs: Sequence[Any]) -> Sequence[Any]:
+        """One action per observation: explored while training, greedy in eval mode.
+
+        Parameters
+        ----------
+        batch_obs : sequence of B observations
+
+        Returns
+        -------
+        list of B actions (training), or the array of B greedy actions (eval mode).
+        """
+        self._check_observations(batch_obs)
+        batch_av = eval_forward(self.model, self.batch_states(batch_obs, self.device, self.phi))
+        if not isinstance(batch_av, ActionValue):
+            raise TypeError(f"{type(self).__name__}: the q_function must return an ActionValue "
+                            f"(e.g. DiscreteActionValue), got {type(batch_av).__name__}")
+        greedy = backend.to_cpu(batch_av.greedy_actions.array)
+        if not self.training:
+            return greedy
+        explorer, t = self.explorer, self.t
+        if len(batch_obs) == 1:  # the action value needs no slicing (the common act() path)
+            actions = [explorer.select_action(t, lambda: greedy[0], action_value=batch_av)]
+        else:
+            actions = [explorer.select_action(t, lambda i=i: greedy[i], action_value=batch_av[i:i + 1])
+                       for i in range(len(batch_obs))]
+        actions = self._checked_actions(actions, batch_av, greedy)
+        self.batch_last_obs = list(batch_obs)
+        self.batch_last_action = actions
+        return actions
+
+    def _check_observations(self, batch_obs: Sequence[Any]) -> None:
+        """Refuse an observation whose shape or dtype differs from the first one seen."""
+        for obs in batch_obs:
+            if not isinstance(obs, numpy.ndarray):
+                continue
+            if self._obs_spec is None:
+                self._obs_spec = (obs.shape, obs.dtype)
+            elif obs.shape != self._obs_spec[0] or obs.dtype != self._obs_spec[1]:
+                raise ValueError(f"{type(self).__name__}: observation of shape {obs.shape} and dtype "
+                                 f"{obs.dtype}, but the first one had shape {self._obs_spec[0]} and "
+                                 f"dtype {self._obs_spec[1]}")
+
+    def _checked_actions(self, actions: list, batch_av: ActionValue, greedy) -> list:
+        """The explored actions, refused when they do not fit the Q-function's action space.
+
+        Discrete actions become Python ints, so that the replay buffer holds one type whether the
+        greedy action (int32) or a random one (often int64) was taken.
+        """
+        if isinstance(batch_av, DiscreteActionValue):
+            n_actions = batch_av.n_actions
+            for a in actions:
+                if not (isinstance(a, (int, numpy.integer)) and 0 <= a < n_actions):
+                    raise ValueError(
+                        f"{type(self).__name__}: the q_function gives values of {n_actions} discrete "
+                        f"actions, but the explorer chose {a!r}; a continuous action space needs a "
+                        "Q-function returning continuous action values (e.g. FCQuadraticStateQFunction)")
+            return [int(a) for a in actions]
+        for a in actions:
+            if numpy.shape(a) != greedy.shape[1:]:
+                raise ValueError(
+                    f"{type(self).__name__}: the q_function's actions have shape "
+                    f"{greedy.shape[1:]}, but the explorer chose {a!r} of shape {numpy.shape(a)}; "
+                    "a discrete action space needs a Q-function over discrete actions")
+        return actions
+
+    # observing -------------------------------------------------------------------------
+    def batch_observe(self, batch_obs: Sequence[Any], batch_reward: Sequence[float],
+                      batch_done: Sequence[bool], batch_reset: Sequence[bool]) -> None:
+        """Store each environment's transition and update when due (training only).
+
+        Parameters
+        ----------
+        batch_obs, batch_reward, batch_done, batch_reset : sequences of B entries
+            See :meth:`kusari.rl.agent.Agent.observe`.
+        """
+        if not len(batch_obs) == len(batch_reward) == len(batch_done) == len(batch_reset):
+            raise ValueError(f"{type(self).__name__}.batch_observe: got {len(batch_obs)} observations, "
+                             f"{len(batch_reward)} rewards, {len(batch_done)} dones and "
+                             f"{len(batch_reset)} resets")
+        if not self.training:
+            return
+        self._check_observations(batch_obs)
+        last_obs, last_action = self.batch_last_obs, self.batch_last_action
+        for i, obs in enumerate(batch_obs):
+            self.t += 1
+            self._cumulative_steps += 1
+            if self.t % self.target_update_interval == 0:
+                self.sync_target_network()
+            # an episode may end (reset) before this environment's first act
+            if i < len(last_obs) and last_obs[i] is not None:
+                self.replay_buffer.append(state=last_obs[i], action=last_action[i],
+                                          reward=batch_reward[i], next_state=obs, next_action=None,
+                                          is_state_terminal=batch_done[i], env_id=i)
+                if batch_reset[i] or batch_done[i]:
+                    last_obs[i] = None
+                    last_action[i] = None
+                    self.replay_buffer.stop_current_episode(env_id=i)
+            self._update_if_necessary()
+
+    def _update_if_necessary(self) -> None:
+        if len(self.replay_buffer) < self.replay_start_size or self.t % self.update_interval != 0:
+            return
+        for _ in range(self.n_times_update):
+            self.update(self.replay_buffer.sample(self.minibatch_size))
+
+    def sync_target_network(self) -> None:
+        """Make the target network follow the model (``target_update_method``)."""
+        synchronize_parameters(self.model, self.target_model, self.target_update_method,
+                               self.soft_update_tau)
+
+    # learning --------------------------------------------------------------------------
+    def update(self, experiences: list[list[dict[str, Any]]], errors_out: list | None = None) -> None:
+        """One gradient step on a sampled minibatch.
+
+        Parameters
+        ----------
+        experiences : list of list of dict
+            As the replay buffer's ``sample`` returns them; a ``weight`` in the first transition
+            (prioritized replay) weights the loss, and the TD errors go back to the buffer.
+        errors_out : list, optional
+            Filled with the B absolute TD errors.
+        """
+        exp_batch = batch_experiences(experiences, self.device, self.phi, self.gamma,
+                                      batch_states=self.batch_states)
+        weights = None
+        if "weight" in experiences[0][0]:
+            if not isinstance(self.replay_buffer, PrioritizedReplayBuffer):
+                raise TypeError(f"{type(self).__name__}: weighted experiences come from a "
+                                f"{type(self.replay_buffer).__name__}, not a PrioritizedReplayBuffer")
+            weights = backend.to_device(
+                self.device, numpy.asarray([e[0]["weight"] for e in experiences], numpy.float32))
+        target = self._compute_target_values(exp_batch)
+        self.optimizer.target.cleargrads()
+        y, loss = _loss_and_gradients(self.model, exp_batch["state"], exp_batch["action"], target,
+                                      weights, self.clip_delta, self.batch_accumulator)
+        y = backend.to_cpu(y.array)
+        self.q_record.extend(y.tolist())
+        self.loss_record.append(float(loss.array))
+        if weights is not None or errors_out is not None:
+            errors = numpy.abs(y - backend.to_cpu(target)).tolist()
+            if errors_out is not None:
+                errors_out[:] = errors
+            if weights is not None:
+                self.replay_buffer.update_errors(errors)
+        if self.max_grad_norm is not None:
+            optimizer_hooks.GradientClipping(self.max_grad_norm)(self.optimizer)
+        self.optimizer.update()
+        self.optim_t += 1
+
+    def _compute_target_values(self, exp_batch: dict[str, Any]):
+        """The regression targets of ``Q(s, a)``, an array of shape (B,) (no gradient)."""
+        return self._bellman_target(exp_batch, eval_forward(self.target_model, exp_batch["next_state"]))
+
+    def _bellman_target(self, exp_batch: dict[str, Any], target_next: ActionValue):
+        """``R + discount * (1 - terminal) * V(s')``, the n-step Q-learning target, shape (B,)."""
+        next_value = self._next_state_value(exp_batch, target_next)
+        return (exp_batch["reward"]
+                + exp_batch["discount"] * (1.0 - exp_batch["is_state_terminal"]) * next_value)
+
+    def _next_state_value(self, exp_batch: dict[str, Any], target_next: ActionValue):
+        """``V(s')``: the target network's maximum, shape (B,)."""
+        return target_next.max.array
+
+    # statistics ------------------------------------------------------------------------
+    def get_statistics(self) -> list[tuple[str, float]]:
+        """``average_q``, ``average_loss`` (NaN before any update), ``cumulative_steps``,
+        ``n_updates`` and ``rlen``, as floats."""
+        return [
+            ("average_q", _mean_or_nan(self.q_record)),
+            ("average_loss", _mean_or_nan(self.loss_record)),
+            ("cumulative_steps", float(self._cumulative_steps)),
+            ("n_updates", float(self.optim_t)),
+            ("rlen", float(len(self.replay_buffer))),
+        ]
