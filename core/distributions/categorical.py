@@ -90,7 +90,8 @@ class Categorical(distribution.Distribution):
                              f"batch_shape={self.batch_shape}")
         k = self.p.shape[-1]
         table = F.reshape(F.broadcast_to(self.log_p, x.shape + (k,)), (-1, k))
-        return F.reshape(F.select_item(table, x.reshape(-1)), x.shape)
+        # the flattening is an op, so that static_graph replays it with each call's classes
+        return F.reshape(F.select_item(table, F.reshape(x, (-1,))), x.shape)
 
     @property
     def entropy(self):

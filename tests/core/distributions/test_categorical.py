@@ -67,3 +67,26 @@ def test_errors():
         d.log_prob(numpy.zeros((3, 3), numpy.int64))
     with pytest.raises(ValueError, match="Categorical: give exactly one of p and logit"):
         Categorical()
+
+
+def test_log_prob_under_static_graph_follows_each_calls_classes():
+    import kusari.links as L
+
+    class Policy(kusari.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l = L.Linear(3, 4)
+
+        @kusari.static_graph
+        def forward(self, x, a):
+            return Categorical(logit=self.l(x)).log_prob(a)
+
+    rng = numpy.random.default_rng(0)
+    numpy.random.seed(0)
+    policy = Policy()
+    x = rng.standard_normal((5, 3)).astype(numpy.float32)
+    for _ in range(3):      # the first call traces, the others replay
+        a = rng.integers(0, 4, size=5).astype(numpy.int32)
+        want = Categorical(logit=policy.l(x)).log_prob(a).array
+        numpy.testing.assert_array_equal(policy(x, a).array, want)
