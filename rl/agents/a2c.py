@@ -8,10 +8,12 @@ import numpy
 from kusari import backend
 from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import AttributeSavingMixin, BatchAgent
-from kusari.rl.agents.ppo import (
+from kusari.rl.agents._common import (
     ObservationCheck,
+    check_optimizer,
     place_model,
     require,
+    require_positive_int,
     split_policy_and_value,
 )
 from kusari.rl.utils import batch_states as default_batch_states
@@ -75,12 +77,13 @@ class A2C(AttributeSavingMixin, BatchAgent):
         require("A2C", "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
         require("A2C", "tau", tau, 0 <= tau <= 1, "in [0, 1]")
         for name, value in (("num_processes", num_processes), ("update_steps", update_steps)):
-            require("A2C", name, value, isinstance(value, int) and value >= 1, "an int >= 1")
+            require_positive_int("A2C", name, value)
         require("A2C", "max_grad_norm", max_grad_norm, max_grad_norm is None or max_grad_norm > 0,
                 "None or > 0")
+        check_optimizer("A2C", "optimizer", optimizer, model, "model")
         self.model = model
         self.optimizer = optimizer
-        self.device = place_model(model, gpu)
+        self.device = place_model(gpu, model)
         self.gamma = gamma
         self.num_processes = num_processes
         self.update_steps = update_steps
@@ -103,7 +106,7 @@ class A2C(AttributeSavingMixin, BatchAgent):
         self.average_value = 0.0
         self.average_entropy = 0.0
 
-        self._check_observations = ObservationCheck("A2C")
+        self._observation_check = ObservationCheck("A2C")
         self._acted = False  # a batch_act awaits its batch_observe
         self._states = None  # (update_steps + 1, num_processes) + observation shape, then:
         self._actions = None  # (update_steps, num_processes) + action shape
@@ -125,7 +128,7 @@ class A2C(AttributeSavingMixin, BatchAgent):
         if not backend.is_array(x):
             raise TypeError(f"A2C: batch_states must return one array (A2C stores observations "
                             f"in arrays), got {type(x).__name__}")
-        self._check_observations(x)
+        self._observation_check.features(x)
         return x
 
     def _evaluate(self, x: Any):

@@ -6,7 +6,6 @@ prioritized replay, target synchronization, saving) lives here once.
 """
 import collections
 import copy
-import math
 from collections.abc import Callable, Sequence
 from logging import Logger, getLogger
 from typing import Any
@@ -17,10 +16,19 @@ import numpy
 from kusari import backend, optimizer_hooks
 from kusari.rl.action_value import ActionValue, DiscreteActionValue
 from kusari.rl.agent import AttributeSavingMixin, BatchAgent
+from kusari.rl.agents._common import (
+    ObservationCheck,
+    check_optimizer,
+    mean_or_nan,
+    place_model,
+    require,
+    require_positive_int,
+    store_transition,
+)
 from kusari.rl.replay_buffer import batch_experiences
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
-from kusari.serializer import Serializer
+from kusari.rl.utils.copy_param import synchronize_parameters
 
 Q_RECORD_LEN = 1000  # PFRL averages the last 1000 Q-values and the last 100 losses
 LOSS_RECORD_LEN = 100
@@ -68,70 +76,6 @@ def compute_value_loss(y, t, clip_delta: bool = True, batch_accumulator: str = "
         losses = losses * weights
     loss = F.sum(losses)
     return loss / batch_size if batch_accumulator == "mean" else loss
-
-
-class _ArrayCollector(Serializer):
-    """Collects a link's parameters and persistent values by path, without copying them."""
-
-    def __init__(self, target: dict, path: str = ""):
-        self.target = target
-        self.path = path
-
-    def __getitem__(self, key):
-        return _ArrayCollector(self.target, self.path + key + "/")
-
-    def __call__(self, key, value):
-        self.target[self.path + key] = value
-        return value
-
-
-class _SoftUpdater(Serializer):
-    """Moves every float value of a link a fraction ``tau`` towards a source's; copies the others."""
-
-    def __init__(self, source: dict, tau: float, path: str = ""):
-        self.source = source
-        self.tau = tau
-        self.path = path
-
-    def __getitem__(self, key):
-        return _SoftUpdater(self.source, self.tau, self.path + key + "/")
-
-    def __call__(self, key, value):
-        src = self.source[self.path + key]
-        if not backend.is_array(value):
-            return src  # a Python persistent (a counter): taken over, as PFRL does for integers
-        if value.dtype.kind == "f":
-            value *= 1 - self.tau
-            value += self.tau * src
-        else:
-            value[...] = src
-        return value
-
-
-def synchronize_parameters(src: kusari.Link, dst: kusari.Link, method: str, tau: float | None = None) -> None:
-    """Make ``dst`` (a target network) follow ``src``, a link of the same structure.
-
-    Parameters
-    ----------
-    src, dst : Link
-    method : {'hard', 'soft'}
-        'hard' copies every parameter and persistent value; 'soft' sets each float one to
-        ``(1 - tau) * dst + tau * src`` (in place, keeping its dtype) and copies the others.
-    tau : float
-        The soft update's step, in (0, 1].
-    """
-    if method == "hard":
-        dst.copyparams(src)
-    elif method == "soft":
-        source = {}
-        src.serialize(_ArrayCollector(source))
-        dst.serialize(_SoftUpdater(source, tau))
-    else:
-        raise ValueError(f"synchronize_parameters: method must be 'hard' or 'soft', got {method!r}")
-
-
-def _mean_or_nan(xs) -> float:
-    return float(numpy.mean(xs)) if xs else math.nan
 
 
 def eval_forward(link: kusari.Link, x) -> ActionValue:
@@ -225,9 +169,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
                               minibatch_size, update_interval, target_update_interval,
                               target_update_method, soft_update_tau, n_times_update,
                               batch_accumulator, max_grad_norm)
-        self.device = None if gpu is None or gpu < 0 else backend.get_device(f"@cupy:{int(gpu)}")
-        if self.device is not None:
-            q_function.to_device(self.device)
+        self.device = place_model(gpu, q_function)
         self.model = q_function
         self.optimizer = optimizer
         self.replay_buffer = replay_buffer
@@ -260,7 +202,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
         self.loss_record = collections.deque(maxlen=LOSS_RECORD_LEN)
         self.batch_last_obs: list[Any] = []
         self.batch_last_action: list[Any] = []
-        self._obs_spec: tuple[tuple, numpy.dtype] | None = None
+        self._observation_check = ObservationCheck(name)
         self._action_spec: tuple | None = None
 
     def _check_arguments(self, q_function, optimizer, replay_buffer, gamma, replay_start_size,
@@ -269,21 +211,13 @@ class DQN(AttributeSavingMixin, BatchAgent):
         name = type(self).__name__
         if not isinstance(q_function, kusari.Link):
             raise TypeError(f"{name}: q_function must be a kusari.Link, got {type(q_function).__name__}")
-        if not isinstance(optimizer, kusari.Optimizer) or optimizer.target is None:
-            raise ValueError(f"{name}: optimizer must be a kusari Optimizer already set up on the "
-                             f"q_function (optimizer.setup(q_function)), got {optimizer!r}")
-        optimized = {id(p) for p in optimizer.target.params()}
-        if not all(id(p) in optimized for p in q_function.params()):
-            raise ValueError(f"{name}: the optimizer is set up on a {type(optimizer.target).__name__} "
-                             "that does not hold the q_function's parameters")
+        check_optimizer(name, "optimizer", optimizer, q_function, "q_function")
         for arg, value in (("replay_start_size", replay_start_size), ("minibatch_size", minibatch_size),
                            ("update_interval", update_interval),
                            ("target_update_interval", target_update_interval),
                            ("n_times_update", n_times_update)):
-            if isinstance(value, bool) or not isinstance(value, (int, numpy.integer)) or value < 1:
-                raise ValueError(f"{name}: {arg} must be an int >= 1, got {value!r}")
-        if not 0 <= gamma <= 1:
-            raise ValueError(f"{name}: gamma must be in [0, 1], got {gamma!r}")
+            require_positive_int(name, arg, value)
+        require(name, "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
         if minibatch_size > replay_start_size:
             raise ValueError(f"{name}: minibatch_size ({minibatch_size}) must not exceed "
                              f"replay_start_size ({replay_start_size})")
@@ -293,15 +227,13 @@ class DQN(AttributeSavingMixin, BatchAgent):
         if target_update_interval % update_interval != 0:
             raise ValueError(f"{name}: target_update_interval ({target_update_interval}) must be a "
                              f"multiple of update_interval ({update_interval})")
-        if target_update_method not in ("hard", "soft"):
-            raise ValueError(f"{name}: target_update_method must be 'hard' or 'soft', got "
-                             f"{target_update_method!r}")
-        if not 0 < soft_update_tau <= 1:
-            raise ValueError(f"{name}: soft_update_tau must be in (0, 1], got {soft_update_tau!r}")
-        if batch_accumulator not in ("mean", "sum"):
-            raise ValueError(f"{name}: batch_accumulator must be 'mean' or 'sum', got {batch_accumulator!r}")
-        if max_grad_norm is not None and not max_grad_norm > 0:
-            raise ValueError(f"{name}: max_grad_norm must be None or > 0, got {max_grad_norm!r}")
+        require(name, "target_update_method", target_update_method,
+                target_update_method in ("hard", "soft"), "'hard' or 'soft'")
+        require(name, "soft_update_tau", soft_update_tau, 0 < soft_update_tau <= 1, "in (0, 1]")
+        require(name, "batch_accumulator", batch_accumulator, batch_accumulator in ("mean", "sum"),
+                "'mean' or 'sum'")
+        require(name, "max_grad_norm", max_grad_norm, max_grad_norm is None or max_grad_norm > 0,
+                "None or > 0")
 
     @property
     def cumulative_steps(self) -> int:
@@ -320,7 +252,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
         -------
         list of B actions (training), or the array of B greedy actions (eval mode).
         """
-        self._check_observations(batch_obs)
+        self._observation_check.observations(batch_obs)
         batch_av = eval_forward(self.model, self.batch_states(batch_obs, self.device, self.phi))
         if not isinstance(batch_av, ActionValue):
             raise TypeError(f"{type(self).__name__}: the q_function must return an ActionValue "
@@ -334,29 +266,13 @@ class DQN(AttributeSavingMixin, BatchAgent):
         else:
             actions = [explorer.select_action(t, lambda i=i: greedy[i], action_value=batch_av[i:i + 1])
                        for i in range(len(batch_obs))]
-        actions = self._checked_actions(actions, batch_av, greedy)
+        self._check_actions(actions, batch_av, greedy)
         self.batch_last_obs = list(batch_obs)
         self.batch_last_action = actions
         return actions
 
-    def _check_observations(self, batch_obs: Sequence[Any]) -> None:
-        """Refuse an observation whose shape or dtype differs from the first one seen."""
-        for obs in batch_obs:
-            if not isinstance(obs, numpy.ndarray):
-                continue
-            if self._obs_spec is None:
-                self._obs_spec = (obs.shape, obs.dtype)
-            elif obs.shape != self._obs_spec[0] or obs.dtype != self._obs_spec[1]:
-                raise ValueError(f"{type(self).__name__}: observation of shape {obs.shape} and dtype "
-                                 f"{obs.dtype}, but the first one had shape {self._obs_spec[0]} and "
-                                 f"dtype {self._obs_spec[1]}")
-
-    def _checked_actions(self, actions: list, batch_av: ActionValue, greedy) -> list:
-        """The explored actions, refused when they do not fit the Q-function's action space.
-
-        Discrete actions become Python ints, so that the replay buffer holds one type whether the
-        greedy action (int32) or a random one (often int64) was taken.
-        """
+    def _check_actions(self, actions: list, batch_av: ActionValue, greedy) -> None:
+        """Refuse explored actions that do not fit the Q-function's action space."""
         if isinstance(batch_av, DiscreteActionValue):
             n_actions = batch_av.n_actions
             for a in actions:
@@ -365,14 +281,13 @@ class DQN(AttributeSavingMixin, BatchAgent):
                         f"{type(self).__name__}: the q_function gives values of {n_actions} discrete "
                         f"actions, but the explorer chose {a!r}; a continuous action space needs a "
                         "Q-function returning continuous action values (e.g. FCQuadraticStateQFunction)")
-            return [int(a) for a in actions]
+            return
         for a in actions:
             if numpy.shape(a) != greedy.shape[1:]:
                 raise ValueError(
                     f"{type(self).__name__}: the q_function's actions have shape "
                     f"{greedy.shape[1:]}, but the explorer chose {a!r} of shape {numpy.shape(a)}; "
                     "a discrete action space needs a Q-function over discrete actions")
-        return actions
 
     # observing -------------------------------------------------------------------------
     def batch_observe(self, batch_obs: Sequence[Any], batch_reward: Sequence[float],
@@ -390,22 +305,15 @@ class DQN(AttributeSavingMixin, BatchAgent):
                              f"{len(batch_reset)} resets")
         if not self.training:
             return
-        self._check_observations(batch_obs)
+        self._observation_check.observations(batch_obs)
         last_obs, last_action = self.batch_last_obs, self.batch_last_action
         for i, obs in enumerate(batch_obs):
             self.t += 1
             self._cumulative_steps += 1
             if self.t % self.target_update_interval == 0:
                 self.sync_target_network()
-            # an episode may end (reset) before this environment's first act
-            if i < len(last_obs) and last_obs[i] is not None:
-                self.replay_buffer.append(state=last_obs[i], action=last_action[i],
-                                          reward=batch_reward[i], next_state=obs, next_action=None,
-                                          is_state_terminal=batch_done[i], env_id=i)
-                if batch_reset[i] or batch_done[i]:
-                    last_obs[i] = None
-                    last_action[i] = None
-                    self.replay_buffer.stop_current_episode(env_id=i)
+            store_transition(self.replay_buffer, last_obs, last_action, i, obs, batch_reward[i],
+                             batch_done[i], batch_reset[i])
             self._update_if_necessary()
 
     def _update_if_necessary(self) -> None:
@@ -477,8 +385,8 @@ class DQN(AttributeSavingMixin, BatchAgent):
         """``average_q``, ``average_loss`` (NaN before any update), ``cumulative_steps``,
         ``n_updates`` and ``rlen``, as floats."""
         return [
-            ("average_q", _mean_or_nan(self.q_record)),
-            ("average_loss", _mean_or_nan(self.loss_record)),
+            ("average_q", mean_or_nan(self.q_record)),
+            ("average_loss", mean_or_nan(self.loss_record)),
             ("cumulative_steps", float(self._cumulative_steps)),
             ("n_updates", float(self.optim_t)),
             ("rlen", float(len(self.replay_buffer))),

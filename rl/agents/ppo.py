@@ -1,8 +1,4 @@
-"""PPO: Proximal Policy Optimization (Schulman et al., 2017) with GAE(lambda), on PFRL's interface.
-
-The module also holds the small checks that the on-policy agents (PPO, A2C, REINFORCE) share:
-hyperparameter validation, the observation check, the model's output check and device placement.
-"""
+"""PPO: Proximal Policy Optimization (Schulman et al., 2017) with GAE(lambda), on PFRL's interface."""
 import collections
 import math
 from collections.abc import Callable, Iterator, Sequence
@@ -14,87 +10,17 @@ import numpy
 from kusari import backend
 from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import AttributeSavingMixin, BatchAgent
+from kusari.rl.agents._common import (
+    ObservationCheck,
+    check_optimizer,
+    concat_batches,
+    mean_or_nan,
+    place_model,
+    require,
+    require_positive_int,
+    split_policy_and_value,
+)
 from kusari.rl.utils import batch_states as default_batch_states
-
-
-def require(who: str, name: str, value: Any, ok: bool, requirement: str) -> None:
-    """Raise ``ValueError("<who>: <name> must be <requirement>, got <value>")`` unless ``ok``."""
-    if not ok:
-        raise ValueError(f"{who}: {name} must be {requirement}, got {value!r}")
-
-
-def place_model(model: kusari.Link, gpu: int | None) -> backend.Device | None:
-    """Send ``model`` to GPU ``gpu`` (None or negative: leave it on the host); return that device."""
-    if gpu is None or gpu < 0:
-        return None
-    device = backend.get_device(gpu)
-    model.to_device(device)
-    return device
-
-
-def _signature(x: Any) -> Any:
-    """Per-example shapes and dtypes of a batched model input (an array, or a tuple/dict of them)."""
-    if isinstance(x, (tuple, list)):
-        return tuple(_signature(v) for v in x)
-    if isinstance(x, dict):
-        return tuple((k, _signature(v)) for k, v in sorted(x.items()))
-    return tuple(x.shape[1:]), x.dtype
-
-
-class ObservationCheck:
-    """Refuses observations whose features differ in shape or dtype from the first ones seen.
-
-    Parameters
-    ----------
-    who : str
-        The agent's name, for the error message.
-    """
-
-    __slots__ = ("signature", "who")
-
-    def __init__(self, who: str):
-        self.who = who
-        self.signature = None
-
-    def __call__(self, batch: Any) -> None:
-        """Check ``batch`` (the output of ``batch_states``, batch axis first)."""
-        signature = _signature(batch)
-        if self.signature is None:
-            self.signature = signature
-        elif signature != self.signature:
-            raise ValueError(f"{self.who}: observations give model inputs of (shape, dtype) "
-                             f"{signature} per example, but the first observations gave "
-                             f"{self.signature}")
-
-
-def split_policy_and_value(who: str, out: Any, batch_size: int) -> tuple[Any, kusari.Variable]:
-    """``(action distribution, value)`` from a model's output, refused unless it has that form.
-
-    The value must be a Variable of shape (batch_size, 1), as PFRL's models return.
-    """
-    if not (isinstance(out, tuple) and len(out) == 2 and hasattr(out[0], "log_prob")
-            and isinstance(out[1], kusari.Variable)):
-        raise TypeError(f"{who}: the model must return (action distribution, value), e.g. a "
-                        f"kusari.rl.nn.Branched of a policy head and a value network; got "
-                        f"{type(out).__name__}")
-    if out[1].shape != (batch_size, 1):
-        raise ValueError(f"{who}: the model's value must have shape ({batch_size}, 1) for "
-                         f"{batch_size} observations, got {out[1].shape}")
-    return out
-
-
-def _mean_or_nan(xs) -> float:
-    return float(numpy.mean(xs)) if xs else math.nan
-
-
-def concat_batches(parts: Sequence[Any]) -> Any:
-    """Concatenate batched model inputs (arrays, or tuples/dicts of arrays) along the batch axis."""
-    first = parts[0]
-    if isinstance(first, (tuple, list)):
-        return tuple(concat_batches([p[i] for p in parts]) for i in range(len(first)))
-    if isinstance(first, dict):
-        return {k: concat_batches([p[k] for p in parts]) for k in first}
-    return backend.get_array_module(first).concatenate(parts)
 
 
 def _take(x: Any, index: numpy.ndarray) -> Any:
@@ -236,15 +162,16 @@ class PPO(AttributeSavingMixin, BatchAgent):
         require("PPO", "lambd", lambd, 0 <= lambd <= 1, "in [0, 1]")
         for name, value in (("update_interval", update_interval),
                             ("minibatch_size", minibatch_size), ("epochs", epochs)):
-            require("PPO", name, value, isinstance(value, int) and value >= 1, "an int >= 1")
+            require_positive_int("PPO", name, value)
         require("PPO", "clip_eps", clip_eps, clip_eps > 0, "> 0")
         require("PPO", "clip_eps_vf", clip_eps_vf, clip_eps_vf is None or clip_eps_vf > 0,
                 "None or > 0")
         require("PPO", "max_grad_norm", max_grad_norm, max_grad_norm is None or max_grad_norm > 0,
                 "None or > 0")
+        check_optimizer("PPO", "optimizer", optimizer, model, "model")
         self.model = model
         self.optimizer = optimizer
-        self.device = place_model(model, gpu)
+        self.device = place_model(gpu, model)
         self.gamma = gamma
         self.lambd = lambd
         self.phi = phi
@@ -269,7 +196,7 @@ class PPO(AttributeSavingMixin, BatchAgent):
         self.explained_variance = math.nan
         self.n_updates = 0
 
-        self._check_observations = ObservationCheck("PPO")
+        self._observation_check = ObservationCheck("PPO")
         self._rollout = _Rollout()
         self._n_envs: int | None = None
         self._pending: tuple[Any, Any] | None = None  # (model input, actions) awaiting observe
@@ -278,7 +205,7 @@ class PPO(AttributeSavingMixin, BatchAgent):
 
     def _model_input(self, batch_obs: Sequence[Any]) -> Any:
         x = self.batch_states(batch_obs, self.device, self.phi)
-        self._check_observations(x)
+        self._observation_check.features(x)
         return x
 
     def _evaluate(self, x: Any, batch_size: int):
@@ -442,10 +369,10 @@ class PPO(AttributeSavingMixin, BatchAgent):
 
     def get_statistics(self) -> list[tuple[str, Any]]:
         return [
-            ("average_value", _mean_or_nan(self.value_record)),
-            ("average_entropy", _mean_or_nan(self.entropy_record)),
-            ("average_value_loss", _mean_or_nan(self.value_loss_record)),
-            ("average_policy_loss", _mean_or_nan(self.policy_loss_record)),
+            ("average_value", mean_or_nan(self.value_record)),
+            ("average_entropy", mean_or_nan(self.entropy_record)),
+            ("average_value_loss", mean_or_nan(self.value_loss_record)),
+            ("average_policy_loss", mean_or_nan(self.policy_loss_record)),
             ("n_updates", self.n_updates),
             ("explained_variance", self.explained_variance),
         ]

@@ -10,7 +10,14 @@ import numpy
 from kusari import backend
 from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import Agent, AttributeSavingMixin
-from kusari.rl.agents.ppo import ObservationCheck, concat_batches, place_model, require
+from kusari.rl.agents._common import (
+    ObservationCheck,
+    check_optimizer,
+    concat_batches,
+    place_model,
+    require,
+    require_positive_int,
+)
 from kusari.rl.utils import batch_states as default_batch_states
 
 
@@ -71,13 +78,13 @@ class REINFORCE(AttributeSavingMixin, Agent):
         if recurrent:
             raise NotImplementedError("REINFORCE: recurrent=True is not supported (kusari.rl has "
                                       "no recurrent models yet)")
-        require("REINFORCE", "batchsize", batchsize, isinstance(batchsize, int) and batchsize >= 1,
-                "an int >= 1")
+        require_positive_int("REINFORCE", "batchsize", batchsize)
         require("REINFORCE", "max_grad_norm", max_grad_norm,
                 max_grad_norm is None or max_grad_norm > 0, "None or > 0")
+        check_optimizer("REINFORCE", "optimizer", optimizer, model, "model")
         self.model = model
         self.optimizer = optimizer
-        self.device = place_model(model, gpu)
+        self.device = place_model(gpu, model)
         self.beta = beta
         self.phi = phi
         self.batchsize = batchsize
@@ -92,7 +99,7 @@ class REINFORCE(AttributeSavingMixin, Agent):
         self.average_entropy = 0.0
         self.t = 0
         self.n_backward = 0
-        self._check_observations = ObservationCheck("REINFORCE")
+        self._observation_check = ObservationCheck("REINFORCE")
         self._pending: tuple[Any, Any] | None = None  # (model input, action) awaiting observe
         self._episode: tuple[list, list, list] = ([], [], [])  # inputs, actions, rewards
         self._episodes: list[tuple[list, list, list]] = []  # finished, not yet learned from
@@ -101,7 +108,7 @@ class REINFORCE(AttributeSavingMixin, Agent):
         """The action for ``obs``: sampled while training; in eval mode the most probable one if
         ``act_deterministically``. A NumPy scalar or array, as the distribution's events."""
         x = self.batch_states([obs], self.device, self.phi)
-        self._check_observations(x)
+        self._observation_check.features(x)
         with kusari.no_backprop_mode(), kusari.using_config("train", False):
             distrib = _check_distribution(self.model(x))
             if self.training or not self.act_deterministically:

@@ -9,11 +9,13 @@ import kusari
 import kusari.functions as F
 import numpy
 from kusari import optimizers
-from kusari.rl.agents.ddpg import _check_optimizer, _mean_or_nan, _OffPolicyActorCritic
-from kusari.rl.agents.dqn import synchronize_parameters
+from kusari.rl.agents._common import check_optimizer, mean_or_nan, place_model, require
+from kusari.rl.agents._off_policy import _OffPolicyActorCritic
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
+from kusari.rl.utils.copy_param import synchronize_parameters
 
 _LOGGER = logging.getLogger(__name__)
+
 
 class TemperatureHolder(kusari.Link):
     """A Link holding the learnable ``log_temperature`` (a float32 scalar parameter).
@@ -94,25 +96,20 @@ class SoftActorCritic(_OffPolicyActorCritic):
                  initial_temperature: float = 1.0, entropy_target: float | None = None,
                  temperature_optimizer_lr: float | None = None,
                  act_deterministically: bool = True):
-        if not 0 < soft_update_tau <= 1:
-            raise ValueError(f"SoftActorCritic: soft_update_tau must be in (0, 1], got "
-                             f"{soft_update_tau}")
-        if not initial_temperature > 0:
-            raise ValueError(f"SoftActorCritic: initial_temperature must be positive, got "
-                             f"{initial_temperature}")
-        if max_grad_norm is not None and not max_grad_norm > 0:
-            raise ValueError(f"SoftActorCritic: max_grad_norm must be positive or None, got "
-                             f"{max_grad_norm}")
-        _check_optimizer("SoftActorCritic", "policy_optimizer", policy_optimizer, policy, "policy")
-        _check_optimizer("SoftActorCritic", "q_func1_optimizer", q_func1_optimizer, q_func1,
-                         "q_func1")
-        _check_optimizer("SoftActorCritic", "q_func2_optimizer", q_func2_optimizer, q_func2,
-                         "q_func2")
+        who = "SoftActorCritic"
+        require(who, "soft_update_tau", soft_update_tau, 0 < soft_update_tau <= 1, "in (0, 1]")
+        require(who, "initial_temperature", initial_temperature, initial_temperature > 0, "> 0")
+        require(who, "max_grad_norm", max_grad_norm, max_grad_norm is None or max_grad_norm > 0,
+                "None or > 0")
+        check_optimizer(who, "policy_optimizer", policy_optimizer, policy, "policy")
+        check_optimizer(who, "q_func1_optimizer", q_func1_optimizer, q_func1, "q_func1")
+        check_optimizer(who, "q_func2_optimizer", q_func2_optimizer, q_func2, "q_func2")
         self._setup_off_policy(replay_buffer, gamma, gpu, replay_start_size, minibatch_size,
-                               update_interval, 1, phi, batch_states, burnin_action_func, logger)
-        self.policy = self._place(policy)
-        self.q_func1 = self._place(q_func1)
-        self.q_func2 = self._place(q_func2)
+                               update_interval, 1, phi, batch_states, burnin_action_func, logger,
+                               (policy, q_func1, q_func2))
+        self.policy = policy
+        self.q_func1 = q_func1
+        self.q_func2 = q_func2
         self.policy_optimizer = policy_optimizer
         self.q_func1_optimizer = q_func1_optimizer
         self.q_func2_optimizer = q_func2_optimizer
@@ -125,7 +122,8 @@ class SoftActorCritic(_OffPolicyActorCritic):
             self.temperature_holder = None
             self.temperature_optimizer = None
         else:
-            self.temperature_holder = self._place(TemperatureHolder(math.log(initial_temperature)))
+            self.temperature_holder = TemperatureHolder(math.log(initial_temperature))
+            place_model(gpu, self.temperature_holder)
             self.temperature_optimizer = (optimizers.Adam() if temperature_optimizer_lr is None
                                           else optimizers.Adam(alpha=temperature_optimizer_lr))
             self.temperature_optimizer.setup(self.temperature_holder)
@@ -229,11 +227,11 @@ class SoftActorCritic(_OffPolicyActorCritic):
         """``average_q1``, ``average_q2``, ``average_q_func1_loss``, ``average_q_func2_loss``,
         ``n_updates``, ``average_entropy``, ``temperature``."""
         return [
-            ("average_q1", _mean_or_nan(self.q1_record)),
-            ("average_q2", _mean_or_nan(self.q2_record)),
-            ("average_q_func1_loss", _mean_or_nan(self.q_func1_loss_record)),
-            ("average_q_func2_loss", _mean_or_nan(self.q_func2_loss_record)),
+            ("average_q1", mean_or_nan(self.q1_record)),
+            ("average_q2", mean_or_nan(self.q2_record)),
+            ("average_q_func1_loss", mean_or_nan(self.q_func1_loss_record)),
+            ("average_q_func2_loss", mean_or_nan(self.q_func2_loss_record)),
             ("n_updates", self.n_policy_updates),
-            ("average_entropy", _mean_or_nan(self.entropy_record)),
+            ("average_entropy", mean_or_nan(self.entropy_record)),
             ("temperature", self.temperature),
         ]

@@ -7,11 +7,13 @@ from typing import Any
 import kusari
 import kusari.functions as F
 from kusari import backend
-from kusari.rl.agents.ddpg import _check_optimizer, _mean_or_nan, _OffPolicyActorCritic
-from kusari.rl.agents.dqn import synchronize_parameters
+from kusari.rl.agents._common import check_optimizer, mean_or_nan, require, require_positive_int
+from kusari.rl.agents._off_policy import _OffPolicyActorCritic
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
+from kusari.rl.utils.copy_param import synchronize_parameters
 
 _LOGGER = logging.getLogger(__name__)
+
 
 def default_target_policy_smoothing_func(batch_action):
     """Target policy smoothing: add ``clip(N(0, 0.2**2), -0.5, 0.5)`` noise, clip to [-1, 1].
@@ -86,21 +88,19 @@ class TD3(_OffPolicyActorCritic):
                  batch_states: Callable = default_batch_states,
                  burnin_action_func: Callable | None = None, policy_update_delay: int = 2,
                  target_policy_smoothing_func: Callable = default_target_policy_smoothing_func):
-        if not 0 < soft_update_tau <= 1:
-            raise ValueError(f"TD3: soft_update_tau must be in (0, 1], got {soft_update_tau}")
-        if policy_update_delay < 1:
-            raise ValueError(f"TD3: policy_update_delay must be >= 1, got {policy_update_delay}")
-        if max_grad_norm is not None and not max_grad_norm > 0:
-            raise ValueError(f"TD3: max_grad_norm must be positive or None, got {max_grad_norm}")
-        _check_optimizer("TD3", "policy_optimizer", policy_optimizer, policy, "policy")
-        _check_optimizer("TD3", "q_func1_optimizer", q_func1_optimizer, q_func1, "q_func1")
-        _check_optimizer("TD3", "q_func2_optimizer", q_func2_optimizer, q_func2, "q_func2")
+        require("TD3", "soft_update_tau", soft_update_tau, 0 < soft_update_tau <= 1, "in (0, 1]")
+        require_positive_int("TD3", "policy_update_delay", policy_update_delay)
+        require("TD3", "max_grad_norm", max_grad_norm, max_grad_norm is None or max_grad_norm > 0,
+                "None or > 0")
+        check_optimizer("TD3", "policy_optimizer", policy_optimizer, policy, "policy")
+        check_optimizer("TD3", "q_func1_optimizer", q_func1_optimizer, q_func1, "q_func1")
+        check_optimizer("TD3", "q_func2_optimizer", q_func2_optimizer, q_func2, "q_func2")
         self._setup_off_policy(replay_buffer, gamma, gpu, replay_start_size, minibatch_size,
                                update_interval, n_times_update, phi, batch_states,
-                               burnin_action_func, logger)
-        self.policy = self._place(policy)
-        self.q_func1 = self._place(q_func1)
-        self.q_func2 = self._place(q_func2)
+                               burnin_action_func, logger, (policy, q_func1, q_func2))
+        self.policy = policy
+        self.q_func1 = q_func1
+        self.q_func2 = q_func2
         self.policy_optimizer = policy_optimizer
         self.q_func1_optimizer = q_func1_optimizer
         self.q_func2_optimizer = q_func2_optimizer
@@ -175,11 +175,11 @@ class TD3(_OffPolicyActorCritic):
         """``average_q1``, ``average_q2``, ``average_q_func1_loss``, ``average_q_func2_loss``,
         ``average_policy_loss``, ``policy_n_updates``, ``q_func_n_updates``."""
         return [
-            ("average_q1", _mean_or_nan(self.q1_record)),
-            ("average_q2", _mean_or_nan(self.q2_record)),
-            ("average_q_func1_loss", _mean_or_nan(self.q_func1_loss_record)),
-            ("average_q_func2_loss", _mean_or_nan(self.q_func2_loss_record)),
-            ("average_policy_loss", _mean_or_nan(self.policy_loss_record)),
+            ("average_q1", mean_or_nan(self.q1_record)),
+            ("average_q2", mean_or_nan(self.q2_record)),
+            ("average_q_func1_loss", mean_or_nan(self.q_func1_loss_record)),
+            ("average_q_func2_loss", mean_or_nan(self.q_func2_loss_record)),
+            ("average_policy_loss", mean_or_nan(self.policy_loss_record)),
             ("policy_n_updates", self.policy_n_updates),
             ("q_func_n_updates", self.q_func_n_updates),
         ]

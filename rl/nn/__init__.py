@@ -6,3 +6,4 @@ from kusari.rl.nn.concat_obs_and_action import ConcatObsAndAction, concat_obs_an
 from kusari.rl.nn.lmbda import Lambda  # NOQA
 from kusari.rl.nn.mlp import MLP  # NOQA
 from kusari.rl.nn.mlp_bn import MLPBN, LinearBN  # NOQA
+from kusari.rl.nn.empirical_normalization import EmpiricalNormalization  # NOQA

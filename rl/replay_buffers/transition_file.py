@@ -8,9 +8,18 @@ version and one entry per transition field, and these arrays, for ``N`` distinct
 - ``pytype/<name>``: uint8 ``(N,)`` for fields of Python numbers: 0 None, 1 bool, 2 int, 3 float;
 
 plus the arrays of the buffer kind (which transitions form each stored entry, priorities, ...).
-A field's values are NumPy arrays of one shape and dtype, NumPy scalars of one dtype, or Python
-bool/int/float, each possibly None; numeric and bool dtypes only. Anything else (tuple or dict
-observations, strings, objects) is refused on save with a TypeError.
+A field's values are NumPy arrays of one shape and dtype, NumPy scalars, or Python bool/int/float,
+each possibly None; numeric and bool dtypes only. Anything else (tuple or dict observations,
+strings, objects) is refused on save with a TypeError.
+
+A field of Python numbers only keeps each value's type. A field of scalars holding at least one
+NumPy scalar (an explorer's random action is a Python int or an int64, the greedy one an int32) is
+stored in one dtype, ``numpy.result_type`` of the values' dtypes, a Python bool, int or float
+counting as bool, int64 or float64 (the dtypes NumPy gives them); its values load as NumPy scalars
+of that dtype. So float32 scalars stay float32 unless a float64 or a Python float is among them,
+and integers take the widest integer dtype. Scalars of different families (bool, integer, float,
+complex) are not mixed, nor signed and unsigned integers that no integer dtype holds both of
+(int64 with uint64): either would change the values' kind.
 """
 import json
 import os
@@ -26,20 +35,62 @@ VERSION = 1
 _NUMERIC_KINDS = "biufc"
 _PYTYPES = {bool: 1, int: 2, float: 3}
 _FROM_PYTYPE = {1: bool, 2: int, 3: float}
+_PYTHON_DTYPES = {bool: numpy.dtype(numpy.bool_), int: numpy.dtype(numpy.int64),
+                  float: numpy.dtype(numpy.float64)}
+_FAMILIES = {"b": "bool", "i": "integer", "u": "integer", "f": "float", "c": "complex"}
 _SUPPORTED = ("supported values are NumPy arrays (numeric or bool, one shape and dtype per field), "
               "NumPy scalars, Python bool/int/float and None")
 
 
-def _describe(value) -> Tuple[str, Any, Tuple[int, ...]]:
-    """``(kind, dtype, shape)`` of one field value; kind is 'none', 'python', 'scalar' or 'array'."""
+def _kind(value) -> str:
+    """'none', 'python', 'scalar' or 'array'; a TypeError naming the type for anything else."""
     if value is None:
-        return "none", None, ()
+        return "none"
     if type(value) in _PYTYPES:
-        return "python", None, ()
+        return "python"
     if isinstance(value, (numpy.ndarray, numpy.generic)) and value.dtype.kind in _NUMERIC_KINDS:
-        kind = "array" if isinstance(value, numpy.ndarray) else "scalar"
-        return kind, value.dtype, value.shape
+        return "array" if isinstance(value, numpy.ndarray) else "scalar"
     raise TypeError(type(value).__name__)
+
+
+def _field_kind(owner: str, name: str, values: List[Any]) -> str:
+    """The kind a field is stored as; Python numbers among NumPy scalars make a 'scalar' field."""
+    try:
+        kinds = {_kind(v) for v in values} - {"none"}
+    except TypeError as e:
+        raise TypeError(f"{owner}: cannot save field {name!r} holding a {e}; {_SUPPORTED}") from None
+    if kinds == {"python", "scalar"}:
+        return "scalar"
+    if len(kinds) > 1:
+        raise TypeError(f"{owner}: field {name!r} mixes {sorted(kinds)} values; {_SUPPORTED}")
+    return kinds.pop() if kinds else "none"
+
+
+def _scalar_dtype(owner: str, name: str, values: List[Any]) -> numpy.dtype:
+    """The one dtype of a field of NumPy scalars and Python numbers (see the module's docstring)."""
+    dtypes = {_PYTHON_DTYPES[type(v)] if type(v) in _PYTHON_DTYPES else v.dtype
+              for v in values if v is not None}
+    found = sorted(str(d) for d in dtypes)
+    families = {_FAMILIES[d.kind] for d in dtypes}
+    if len(families) > 1:
+        raise TypeError(f"{owner}: field {name!r} mixes {' and '.join(sorted(families))} scalars "
+                        f"{found} (Python numbers count as bool, int64, float64); {_SUPPORTED}, "
+                        "one kind of number per field")
+    dtype = numpy.result_type(*dtypes)
+    family = families.pop()
+    if _FAMILIES[dtype.kind] != family:
+        raise TypeError(f"{owner}: field {name!r} has {family} scalars {found} that no {family} "
+                        f"dtype holds all of (NumPy would give {dtype})")
+    return dtype
+
+
+def _array_layout(owner: str, name: str, values: List[Any]) -> Tuple[numpy.dtype, Tuple[int, ...]]:
+    layouts = {(v.dtype, v.shape) for v in values if v is not None}
+    if len(layouts) > 1:
+        found = sorted(f"{dt}{list(shape)}" for dt, shape in layouts)
+        raise TypeError(f"{owner}: field {name!r} has values of several dtypes/shapes {found}; "
+                        f"{_SUPPORTED}")
+    return layouts.pop()
 
 
 def encode_transitions(owner: str, transitions: List[dict]) -> Tuple[List[dict], Dict[str, numpy.ndarray]]:
@@ -64,38 +115,26 @@ def encode_transitions(owner: str, transitions: List[dict]) -> Tuple[List[dict],
                              f"found {names} and {list(t)}")
     for name in names:
         values = [t[name] for t in transitions]
-        try:
-            described = [_describe(v) for v in values]
-        except TypeError as e:
-            raise TypeError(f"{owner}: cannot save field {name!r} holding a {e}; {_SUPPORTED}") from None
-        kinds = {d[0] for d in described} - {"none"}
-        if not kinds:
-            fields.append({"name": name, "kind": "none", "dtype": None, "shape": None})
+        kind = _field_kind(owner, name, values)
+        if kind == "none":
+            fields.append({"name": name, "kind": kind, "dtype": None, "shape": None})
             continue
-        if len(kinds) > 1:
-            raise TypeError(f"{owner}: field {name!r} mixes {sorted(kinds)} values; {_SUPPORTED}")
-        kind = kinds.pop()
         present = numpy.array([v is not None for v in values])
         if kind == "python":
             codes = numpy.array([0 if v is None else _PYTYPES[type(v)] for v in values], numpy.uint8)
-            dtype = numpy.dtype(numpy.float64 if (codes == 3).any() else numpy.int64)
+            dtype, shape = numpy.dtype(numpy.float64 if (codes == 3).any() else numpy.int64), ()
             arrays[f"pytype/{name}"] = codes
-            arrays[f"field/{name}"] = numpy.array([0 if v is None else v for v in values], dtype)
-            fields.append({"name": name, "kind": kind, "dtype": dtype.str, "shape": []})
-            continue
-        layouts = {(d[1], d[2]) for d in described if d[0] != "none"}
-        if len(layouts) > 1:
-            found = sorted(f"{dt}{list(shape)}" for dt, shape in layouts)
-            raise TypeError(f"{owner}: field {name!r} has values of several dtypes/shapes {found}; "
-                            f"{_SUPPORTED}")
-        dtype, shape = layouts.pop()
-        stacked = numpy.zeros((len(values),) + shape, dtype)
-        for i, v in enumerate(values):
-            if v is not None:
-                stacked[i] = v
-        arrays[f"field/{name}"] = stacked
-        if not present.all():
-            arrays[f"present/{name}"] = present
+        else:
+            dtype, shape = (_scalar_dtype(owner, name, values), ()) if kind == "scalar" else (
+                _array_layout(owner, name, values))
+            if not present.all():
+                arrays[f"present/{name}"] = present
+        filler = numpy.zeros(shape, dtype)
+        try:
+            arrays[f"field/{name}"] = numpy.array([filler if v is None else v for v in values], dtype)
+        except OverflowError:
+            raise ValueError(f"{owner}: field {name!r} holds a Python int outside the range of "
+                             f"{dtype}") from None
         fields.append({"name": name, "kind": kind, "dtype": dtype.str, "shape": list(shape)})
     return fields, arrays
 

@@ -12,10 +12,10 @@ from kusari import optimizers
 from kusari.rl import explorers, q_functions
 from kusari.rl.agents.double_dqn import DoubleDQN
 from kusari.rl.agents.double_pal import DoublePAL
-from kusari.rl.agents.dqn import DQN, synchronize_parameters
+from kusari.rl.agents.dqn import DQN
 from kusari.rl.agents.pal import PAL
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer, ReplayBuffer
-from kusari.rl.utils import set_random_seed
+from kusari.rl.utils import set_random_seed, synchronize_parameters
 
 FAMILY = [DQN, DoubleDQN, PAL, DoublePAL]
 STAT_NAMES = ["average_q", "average_loss", "cumulative_steps", "n_updates", "rlen"]

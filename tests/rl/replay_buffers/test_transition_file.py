@@ -149,3 +149,64 @@ def test_refuses_windows_with_gaps(tmp_path):
     _rewrite(path, entries=numpy.array([[0, -1, 2], [1, 2, -1], [2, -1, -1]], numpy.int64))
     with pytest.raises(ValueError, match="not windows of its 3 transitions"):
         ReplayBuffer(num_steps=3).load(path)
+
+
+def _saved_actions(tmp_path, actions):
+    """Save a buffer whose 'action' field holds ``actions``; return the field's array and the loaded actions."""
+    buffer = ReplayBuffer()
+    for a in actions:
+        buffer.append(None, a, 1.0, None)
+    buffer.save(tmp_path / "b.npz")
+    with numpy.load(tmp_path / "b.npz") as npz:
+        stored = npz["field/action"]
+    loaded = ReplayBuffer()
+    loaded.load(tmp_path / "b.npz")
+    return stored, [e[0]["action"] for e in loaded.memory]
+
+
+def test_mixed_integer_scalars_are_saved_in_one_dtype(tmp_path):
+    # an explorer's random actions (Python int, int64) among greedy int32 ones
+    stored, loaded = _saved_actions(tmp_path, [numpy.int32(1), 2, numpy.int64(3), None, numpy.int32(0)])
+    assert stored.dtype == numpy.int64
+    assert loaded == [1, 2, 3, None, 0]
+    assert [type(a) for a in loaded] == [numpy.int64] * 3 + [type(None), numpy.int64]
+
+
+@pytest.mark.parametrize("actions,dtype", [
+    ([numpy.int32(1), numpy.int32(2)], numpy.int32),            # one dtype stays
+    ([numpy.int32(1), numpy.uint8(200)], numpy.int32),
+    ([numpy.int8(-1), numpy.uint8(200)], numpy.int16),
+    ([numpy.float32(0.5), numpy.float16(0.25)], numpy.float32),  # no float64 present: no upcast
+    ([numpy.float32(0.5), numpy.float64(0.25)], numpy.float64),
+    ([numpy.float32(0.5), 0.25], numpy.float64),                 # a Python float is a float64
+    ([numpy.bool_(True), False], numpy.bool_),
+])
+def test_mixed_scalar_dtype_rule(tmp_path, actions, dtype):
+    stored, loaded = _saved_actions(tmp_path, actions)
+    assert stored.dtype == dtype
+    assert [type(a) for a in loaded] == [dtype] * len(actions)
+    assert [a.item() for a in loaded] == [a.item() if isinstance(a, numpy.generic) else a for a in actions]
+
+
+@pytest.mark.parametrize("actions,message", [
+    ([numpy.float32(0.5), 1], r"field 'action' mixes float and integer scalars \['float32', 'int64'\]"),
+    ([numpy.int32(1), True], r"field 'action' mixes bool and integer scalars"),
+    ([numpy.int64(1), numpy.uint64(2)], r"field 'action' has integer scalars \['int64', 'uint64'\] that no "
+                                        r"integer dtype holds all of \(NumPy would give float64\)"),
+])
+def test_mixed_scalars_of_different_kinds_are_refused(tmp_path, actions, message):
+    buffer = ReplayBuffer()
+    for a in actions:
+        buffer.append(None, a, 1.0, None)
+    with pytest.raises(TypeError, match=r"ReplayBuffer.save: " + message):
+        buffer.save(tmp_path / "b.npz")
+    assert not os.listdir(tmp_path)
+
+
+def test_a_python_int_out_of_the_fields_range_is_refused(tmp_path):
+    buffer = ReplayBuffer()
+    buffer.append(None, numpy.int32(1), 1.0, None)
+    buffer.append(None, 2 ** 70, 1.0, None)
+    with pytest.raises(ValueError, match="ReplayBuffer.save: field 'action' holds a Python int outside the "
+                                         "range of int64"):
+        buffer.save(tmp_path / "b.npz")

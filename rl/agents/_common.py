@@ -1,0 +1,155 @@
+"""What the agents share: argument and input checks, devices, batching, replay storage, statistics."""
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import kusari
+import numpy
+from kusari import backend
+
+
+def require(who: str, name: str, value: Any, ok: bool, requirement: str) -> None:
+    """Raise ``ValueError("<who>: <name> must be <requirement>, got <value>")`` unless ``ok``."""
+    if not ok:
+        raise ValueError(f"{who}: {name} must be {requirement}, got {value!r}")
+
+
+def require_positive_int(who: str, name: str, value: Any) -> None:
+    """Refuse ``value`` unless it is an int (Python or NumPy, not bool) >= 1."""
+    require(who, name, value, not isinstance(value, bool) and isinstance(value, (int, numpy.integer))
+            and value >= 1, "an int >= 1")
+
+
+def check_optimizer(who: str, name: str, optimizer: Any, link: kusari.Link, link_name: str) -> None:
+    """Refuse ``optimizer`` unless it is a kusari Optimizer set up on a link holding ``link``.
+
+    Parameters
+    ----------
+    who : str
+        The agent's name, for the messages.
+    name : str
+        The optimizer's argument name.
+    link_name : str
+        The argument name of the link it must train.
+    """
+    if not isinstance(optimizer, kusari.Optimizer) or optimizer.target is None:
+        raise ValueError(f"{who}: {name} must be a kusari Optimizer set up on the {link_name} "
+                         f"(call {name}.setup({link_name})), got {optimizer!r}")
+    owned = {id(p) for p in optimizer.target.params()}
+    if not all(id(p) in owned for p in link.params()):
+        raise ValueError(f"{who}: {name} is set up on a {type(optimizer.target).__name__} that does "
+                         f"not hold the {link_name}'s parameters")
+
+
+def place_model(gpu: int | None, *links: kusari.Link) -> backend.Device | None:
+    """Send ``links`` to GPU ``gpu`` and return that device; None or a negative id keeps the host."""
+    if gpu is None or gpu < 0:
+        return None
+    device = backend.get_device(gpu)
+    for link in links:
+        link.to_device(device)
+    return device
+
+
+def _signature(x: Any) -> Any:
+    """Per-example shapes and dtypes of a batched model input (an array, or a tuple/dict of them)."""
+    if isinstance(x, (tuple, list)):
+        return tuple(_signature(v) for v in x)
+    if isinstance(x, dict):
+        return tuple((k, _signature(v)) for k, v in sorted(x.items()))
+    return tuple(x.shape[1:]), x.dtype
+
+
+def _describe(signature: Any) -> str:
+    if len(signature) == 2 and isinstance(signature[1], numpy.dtype):
+        return f"shape {signature[0]} and dtype {signature[1]}"
+    return f"(shape, dtype) {signature}"
+
+
+class ObservationCheck:
+    """Refuses observations whose shape or dtype differs from the first ones the agent saw.
+
+    An agent checks either the raw observations (:meth:`observations`, before ``phi``) or the
+    model inputs that ``batch_states`` built from them (:meth:`features`, after ``phi``).
+
+    Parameters
+    ----------
+    who : str
+        The agent's name, for the error message.
+    """
+
+    __slots__ = ("signature", "who")
+
+    def __init__(self, who: str):
+        self.who = who
+        self.signature = None
+
+    def observations(self, batch_obs: Sequence[Any], where: str | None = None) -> None:
+        """Check each NumPy array of ``batch_obs``; other observations are left to ``phi``.
+
+        ``where`` (a method name) goes into the message after the agent's name.
+        """
+        for obs in batch_obs:
+            if isinstance(obs, numpy.ndarray):
+                self._compare((obs.shape, obs.dtype), "", where)
+
+    def features(self, batch: Any) -> None:
+        """Check ``batch``, the output of ``batch_states`` (batch axis first), per example."""
+        self._compare(_signature(batch), " after phi", None)
+
+    def _compare(self, signature: Any, stage: str, where: str | None) -> None:
+        if self.signature is None:
+            self.signature = signature
+        elif signature != self.signature:
+            who = self.who if where is None else f"{self.who}.{where}"
+            raise ValueError(f"{who}: observation of {_describe(signature)}{stage}, but the first "
+                             f"one had {_describe(self.signature)}")
+
+
+def split_policy_and_value(who: str, out: Any, batch_size: int) -> tuple[Any, kusari.Variable]:
+    """``(action distribution, value)`` from a model's output, refused unless it has that form.
+
+    The value must be a Variable of shape (batch_size, 1), as PFRL's models return.
+    """
+    if not (isinstance(out, tuple) and len(out) == 2 and hasattr(out[0], "log_prob")
+            and isinstance(out[1], kusari.Variable)):
+        raise TypeError(f"{who}: the model must return (action distribution, value), e.g. a "
+                        f"kusari.rl.nn.Branched of a policy head and a value network; got "
+                        f"{type(out).__name__}")
+    if out[1].shape != (batch_size, 1):
+        raise ValueError(f"{who}: the model's value must have shape ({batch_size}, 1) for "
+                         f"{batch_size} observations, got {out[1].shape}")
+    return out
+
+
+def concat_batches(parts: Sequence[Any]) -> Any:
+    """Concatenate batched model inputs (arrays, or tuples/dicts of arrays) along the batch axis."""
+    first = parts[0]
+    if isinstance(first, (tuple, list)):
+        return tuple(concat_batches([p[i] for p in parts]) for i in range(len(first)))
+    if isinstance(first, dict):
+        return {k: concat_batches([p[k] for p in parts]) for k in first}
+    return backend.get_array_module(first).concatenate(parts)
+
+
+def store_transition(replay_buffer, last_obs: list, last_action: list, env_id: int, obs: Any,
+                     reward: float, done: bool, reset: bool) -> None:
+    """Append environment ``env_id``'s step from ``last_obs[env_id]`` to ``obs`` to ``replay_buffer``.
+
+    When the episode ends (``done`` or ``reset``), the environment's last observation and action
+    are cleared and the buffer's episode is stopped. Nothing is stored for an environment that has
+    not acted in this episode yet (an episode may end before the environment's first act).
+    """
+    if env_id >= len(last_obs) or last_obs[env_id] is None:
+        return
+    replay_buffer.append(state=last_obs[env_id], action=last_action[env_id], reward=reward,
+                         next_state=obs, next_action=None, is_state_terminal=done, env_id=env_id)
+    if reset or done:
+        last_obs[env_id] = None
+        last_action[env_id] = None
+        replay_buffer.stop_current_episode(env_id=env_id)
+
+
+def mean_or_nan(xs: Sequence[float]) -> float:
+    """The mean of ``xs`` as a float; NaN when it is empty (a statistic before any update)."""
+    return float(numpy.mean(xs)) if xs else math.nan

@@ -1,0 +1,213 @@
+"""What DDPG, TD3 and SAC share: recording transitions, scheduling replay updates, checking inputs.
+
+Updates are scheduled as PFRL's ``ReplayUpdater`` does; the subclasses own their networks,
+their losses and the way their target networks follow (:func:`kusari.rl.utils.synchronize_parameters`).
+"""
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import kusari
+import kusari.functions as F
+import numpy
+from kusari import backend
+from kusari.optimizer_hooks import GradientClipping
+from kusari.rl.agent import AttributeSavingMixin, BatchAgent
+from kusari.rl.agents._common import (
+    ObservationCheck,
+    place_model,
+    require,
+    require_positive_int,
+    store_transition,
+)
+from kusari.rl.replay_buffer import batch_experiences
+
+
+class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
+    """Transition recording, the replay-update schedule and input checks of DDPG, TD3 and SAC.
+
+    A subclass implements ``update(experiences)`` (and ``_training_actions(batch_obs)`` when it
+    explores otherwise than through ``self.explorer``), names in
+    ``_burnin_counter`` the counter whose zero means "not updated yet" (``burnin_action_func``
+    acts until then), and may override ``_after_step`` (called after each observed step).
+    """
+
+    replay_buffer_attributes = ("replay_buffer",)
+    _burnin_counter = "n_updates"
+
+    def _setup_off_policy(self, replay_buffer, gamma: float, gpu: int | None,
+                          replay_start_size: int, minibatch_size: int, update_interval: int,
+                          n_times_update: int, phi: Callable, batch_states: Callable,
+                          burnin_action_func: Callable | None, logger,
+                          models: Sequence[kusari.Link]) -> None:
+        """Check and store the arguments every such agent takes; send ``models`` to ``gpu``."""
+        agent = type(self).__name__
+        require(agent, "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
+        for name, value in (("minibatch_size", minibatch_size), ("update_interval", update_interval),
+                            ("n_times_update", n_times_update)):
+            require_positive_int(agent, name, value)
+        if replay_start_size < minibatch_size:
+            raise ValueError(f"{agent}: replay_start_size={replay_start_size} is below "
+                             f"minibatch_size={minibatch_size}; the first update could not fill "
+                             "a minibatch")
+        capacity = replay_buffer.capacity
+        if capacity is not None and replay_start_size > capacity:
+            raise ValueError(f"{agent}: replay_start_size={replay_start_size} exceeds the replay "
+                             f"buffer's capacity={capacity}; updates would never start")
+        self.replay_buffer = replay_buffer
+        self.gamma = gamma
+        self.gpu = gpu
+        self.device = place_model(gpu, *models)
+        self.replay_start_size = replay_start_size
+        self.minibatch_size = minibatch_size
+        self.update_interval = update_interval
+        self.n_times_update = n_times_update
+        self.phi = phi
+        self.batch_states = batch_states
+        self.burnin_action_func = burnin_action_func
+        self.logger = logger
+        self.t = 0
+        self.batch_last_obs: list[Any] = []
+        self.batch_last_action: list[Any] = []
+        self._observation_check = ObservationCheck(agent)
+        self._checked_actions = False
+
+    @staticmethod
+    def _make_target(link: kusari.Link) -> kusari.Link:
+        """A copy of ``link`` with its own arrays, no gradients and no update rules."""
+        target = link.copy(mode="copy")
+        target.cleargrads()
+        return target
+
+    # acting -------------------------------------------------------------------------------
+    def batch_act(self, batch_obs: Sequence[Any]) -> list[Any]:
+        """One action per observation: explored/sampled while training, the policy's in eval mode.
+
+        Parameters
+        ----------
+        batch_obs : sequence of B observations (arrays of one shape and dtype)
+
+        Returns
+        -------
+        list of B actions, float arrays of shape (action_size,)
+        """
+        self._observation_check.observations(batch_obs, "batch_act")
+        if not self.training:
+            return list(self._eval_actions(batch_obs))
+        if self.burnin_action_func is not None and getattr(self, self._burnin_counter) == 0:
+            batch_action = [self.burnin_action_func() for _ in range(len(batch_obs))]
+            self._check_actions(numpy.asarray(batch_action), "burnin_action_func")
+        else:
+            batch_action = self._training_actions(batch_obs)
+        n = len(batch_obs)
+        if len(self.batch_last_obs) < n:
+            grow = n - len(self.batch_last_obs)
+            self.batch_last_obs.extend([None] * grow)
+            self.batch_last_action.extend([None] * grow)
+        self.batch_last_obs[:n] = batch_obs
+        self.batch_last_action[:n] = batch_action
+        return batch_action
+
+    def _training_actions(self, batch_obs) -> list:
+        """The policy's actions, each passed through ``self.explorer`` (DDPG, TD3)."""
+        greedy = self._policy_actions(batch_obs, deterministic=False)
+        return [self.explorer.select_action(self.t, lambda a=a: a) for a in greedy]
+
+    def _eval_actions(self, batch_obs):
+        return self._policy_actions(batch_obs, deterministic=False)
+
+    def _policy_actions(self, batch_obs, deterministic: bool) -> numpy.ndarray:
+        """The policy's actions (B, action_size) as a NumPy array, without a graph."""
+        xs = self.batch_states(batch_obs, self.device, self.phi)
+        with kusari.no_backprop_mode(), kusari.using_config("train", False):
+            if self._checked_actions:
+                distribution = self.policy(xs)
+            else:
+                distribution = self._first_policy_call(xs)
+            action = distribution.mode if deterministic else distribution.sample()
+        action = action.array
+        if not self._checked_actions:
+            self._check_actions(action, "the policy")
+            self._checked_actions = True
+        return action if self.device is None else backend.to_cpu(action)
+
+    def _first_policy_call(self, xs):
+        try:
+            return self.policy(xs)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{type(self).__name__}: the policy cannot take the observations "
+                          f"(batch of shape {getattr(xs, 'shape', None)}, dtype "
+                          f"{getattr(xs, 'dtype', None)}): {e}") from e
+
+    def _check_actions(self, action, source: str) -> None:
+        agent = type(self).__name__
+        if action.dtype.kind != "f" or action.ndim != 2:
+            raise TypeError(f"{agent}: continuous actions are float vectors, but {source} gave "
+                            f"{action.dtype} actions of batch shape {action.shape}; {agent} "
+                            "cannot act in a discrete action space (use a Box action space and "
+                            "a DeterministicHead or SquashedDiagonalGaussianHead policy)")
+
+    # observing ----------------------------------------------------------------------------
+    def batch_observe(self, batch_obs: Sequence[Any], batch_reward: Sequence[float],
+                      batch_done: Sequence[bool], batch_reset: Sequence[bool]) -> None:
+        """Store each environment's transition and update when the schedule says so.
+
+        ``done`` (gymnasium's terminated) stores a terminal transition; ``reset`` (truncated)
+        ends the episode without one, so its last state is bootstrapped from. In eval mode
+        nothing is stored and no counter moves.
+        """
+        if not self.training:
+            return
+        n = len(batch_obs)
+        if not len(batch_reward) == len(batch_done) == len(batch_reset) == n:
+            raise ValueError(f"{type(self).__name__}.batch_observe: batch_obs, batch_reward, "
+                             f"batch_done and batch_reset must have one length, got {n}, "
+                             f"{len(batch_reward)}, {len(batch_done)}, {len(batch_reset)}")
+        self._observation_check.observations(batch_obs, "batch_observe")
+        last_obs, last_action = self.batch_last_obs, self.batch_last_action
+        for i in range(n):
+            self.t += 1
+            self._after_step()
+            store_transition(self.replay_buffer, last_obs, last_action, i, batch_obs[i],
+                             batch_reward[i], batch_done[i], batch_reset[i])
+            self._update_if_necessary()
+
+    def _after_step(self) -> None:
+        """Called once per environment step while training, after ``t`` advanced."""
+
+    def _update_if_necessary(self) -> bool:
+        # PFRL's ReplayUpdater.update_if_necessary, read afresh at every step
+        if len(self.replay_buffer) < self.replay_start_size or self.t % self.update_interval:
+            return False
+        for _ in range(self.n_times_update):
+            self.update(self.replay_buffer.sample(self.minibatch_size))
+        return True
+
+    # updating -----------------------------------------------------------------------------
+    def _batch(self, experiences: list[list[dict]]) -> dict[str, Any]:
+        return batch_experiences(experiences, self.device, self.phi, self.gamma,
+                                 batch_states=self.batch_states)
+
+    def _flat_values(self, values: kusari.Variable, batch_size: int, who: str) -> kusari.Variable:
+        """A critic's (B, 1) output as (B,); anything else is refused."""
+        if values.size != batch_size:
+            raise ValueError(f"{type(self).__name__}: {who} must return one value per "
+                             f"(state, action) pair, shape ({batch_size}, 1), got {values.shape}")
+        return F.reshape(values, (batch_size,))
+
+    def _minimize(self, loss: kusari.Variable, *optimizers) -> None:
+        """Backpropagate ``loss`` and step each optimizer (after clipping, if ``max_grad_norm``).
+
+        One backward serves several optimizers when ``loss`` sums their independent losses.
+        """
+        for optimizer in optimizers:
+            optimizer.target.cleargrads()
+        loss.backward()
+        max_grad_norm = getattr(self, "max_grad_norm", None)
+        for optimizer in optimizers:
+            if max_grad_norm is not None:
+                GradientClipping(max_grad_norm)(optimizer)
+            optimizer.update()
+
+    def _targets(self, batch: dict[str, Any], next_value) -> numpy.ndarray:
+        """``r + discount * (1 - terminal) * next_value``: the n-step bootstrapped target (B,)."""
+        return batch["reward"] + batch["discount"] * (1.0 - batch["is_state_terminal"]) * next_value
