@@ -480,8 +480,13 @@ def new_variable(data, requires_grad: bool, name=None, grad_var=None, node=True,
     -------
     Variable
     """
-    if type(data) is not numpy.ndarray and data is not None:
+    if type(data) is numpy.ndarray:      # the hot case first: one check
+        shape, dtype = data.shape, data.dtype
+    elif data is None:
+        shape = dtype = None
+    else:
         _check_array(data, "Variable")
+        shape, dtype = data.shape, data.dtype
     if var is None:
         var = _object_new(Variable)
     var._data = data
@@ -495,8 +500,8 @@ def new_variable(data, requires_grad: bool, name=None, grad_var=None, node=True,
         n.creator_node = None
         n.rank = 0
         n.data = None
-        n.shape = None if data is None else data.shape
-        n.dtype = None if data is None else data.dtype
+        n.shape = shape
+        n.dtype = dtype
         n.requires_grad = requires_grad
         var._node = n
     elif node is not None:
