@@ -21,6 +21,8 @@ from typing import Any
 import numpy
 from typing_extensions import Self
 
+from kusari.rl.envs._action_kind import check_action_kind
+
 
 class VectorEnv(metaclass=ABCMeta):
     """``num_envs`` environments stepped together (the interface; see the module docstring).
@@ -152,6 +154,8 @@ class EnvBatch(VectorEnv):
             raise RuntimeError(f"{type(self).__name__}.step: envs "
                                f"{[i for i, r in enumerate(self._was_reset) if not r]} were never "
                                "reset; call reset() first")
+        for action in actions:
+            check_action_kind(self, action)
         obs, rewards, terminateds, truncateds, infos = zip(*self._step_envs(actions))
         self._last_obs = list(obs)
         return obs, rewards, terminateds, truncateds, infos

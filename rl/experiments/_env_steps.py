@@ -2,6 +2,8 @@
 import numbers
 from typing import Any
 
+from kusari.rl.envs._action_kind import check_action_kind
+
 
 def reset_env(env: Any) -> Any:
     """``env.reset()``'s observation."""
@@ -13,7 +15,8 @@ def reset_env(env: Any) -> Any:
 
 
 def step_env(env: Any, action: Any) -> tuple[Any, float, bool, bool]:
-    """``env.step(action)`` as ``(obs, reward, terminated, truncated)``."""
+    """``env.step(action)`` as ``(obs, reward, terminated, truncated)``, after :func:`check_action_kind`."""
+    check_action_kind(env, action)
     result = env.step(action)
     if not (isinstance(result, tuple) and len(result) == 5):
         raise TypeError(f"{type(env).__name__}.step() must return gymnasium's (obs, reward, "

@@ -117,3 +117,12 @@ def test_an_exception_in_an_env_propagates_unchanged():
 def test_empty_envs_is_an_error():
     with pytest.raises(ValueError, match="SerialVectorEnv: envs is empty"):
         SerialVectorEnv([])
+
+
+def test_an_action_of_the_wrong_kind_is_a_clear_error():
+
+    env = SerialVectorEnv([gymnasium.make("Pendulum-v1") for _ in range(2)])
+    env.reset()
+    with pytest.raises(TypeError, match="Pendulum-v1: .*discrete-action agent"):
+        env.step([0, 1])
+    env.close()

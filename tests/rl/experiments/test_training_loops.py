@@ -210,6 +210,20 @@ def test_old_gym_step_api_is_refused(tmp_path):
         train(tmp_path, env=OldGymEnv())
 
 
+def test_a_continuous_agent_in_a_discrete_env_is_a_clear_error(tmp_path):
+    class ContinuousAgent(RecordingAgent):
+        def batch_act(self, batch_obs):
+            return [numpy.array([0.3], numpy.float32) for _ in batch_obs]
+
+    with pytest.raises(TypeError, match=r"Discrete\(2\) takes integer actions.*continuous-action agent"):
+        train(tmp_path, agent=ContinuousAgent())
+
+
+def test_a_discrete_agent_in_a_continuous_env_is_a_clear_error(tmp_path):
+    with pytest.raises(TypeError, match=r"Pendulum-v1: .*takes float arrays of shape \(1,\).*discrete-action"):
+        train(tmp_path, env=gymnasium.make("Pendulum-v1"))
+
+
 def test_single_env_evaluation_budgets():
     agent = RecordingAgent()
     assert run_evaluation_episodes(CounterEnv(5), agent, 12, None) == ([5.0, 5.0], [5.0, 5.0])
