@@ -120,7 +120,6 @@ def test_empty_envs_is_an_error():
 
 
 def test_an_action_of_the_wrong_kind_is_a_clear_error():
-
     env = SerialVectorEnv([gymnasium.make("Pendulum-v1") for _ in range(2)])
     env.reset()
     with pytest.raises(TypeError, match="Pendulum-v1: .*discrete-action agent"):
