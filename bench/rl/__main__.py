@@ -37,14 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run_one(python: str, workload: str, framework: str, seed: int, steps: int | None, timeout_s: float) -> dict:
-    """Train and evaluate once in a worker process; ``{"error": ...}`` when it fails."""
+def run_one(python: str, workload: str, framework: str, seed: int, steps: int | None, timeout_s: float,
+            environment: dict[str, str] | None = None) -> dict:
+    """Train and evaluate once in a worker process (``environment`` added to its variables);
+    ``{"error": ...}`` when it fails."""
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "result.json")
         command = [python, "-m", "bench.rl.worker", "--workload", workload, "--framework", framework,
                    "--seed", str(seed), "--out", out] + (["--steps", str(steps)] if steps else [])
         repo = str(Path(__file__).resolve().parents[2])
-        env = {**os.environ, **THREADS, "PYTHONPATH": repo}
+        env = {**os.environ, **THREADS, **(environment or {}), "PYTHONPATH": repo}
         try:
             done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -145,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     pythons = {f: environments.ensure(workloads.ENVIRONMENT[f], log=lambda line: print(line, file=sys.stderr))
                for f in frameworks}
+    # as in the core bench: NumPy's GEMMs on the AVX-512 kernels that torch's MKL uses, when the
+    # environment pins OpenBLAS to AVX2 ones
+    environment, kernels = machine.openblas_override(sorted(set(pythons.values())))
+    print(f"bench.rl: {kernels}", file=sys.stderr)
     runs = {name: [] for name in selected}
     info = {}
     for seed in range(args.seeds):
@@ -152,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in selected:
             seed_runs = {}
             for framework in order:
-                result = run_one(pythons[framework], name, framework, seed, args.steps, args.timeout_s)
+                result = run_one(pythons[framework], name, framework, seed, args.steps, args.timeout_s,
+                                 environment)
                 seed_runs[framework] = result
                 info.setdefault(framework, result.get("info", {}))
                 shown = result.get("error") or f"{result['train_s']:.1f} s, return {statistics.fmean(result['returns']):.1f}"
@@ -162,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows, frameworks))
     command = "python -m bench.rl" + "".join(f" {shlex.quote(a)}" for a in argv)
     text = markdown(rows, frameworks, {k: v for k, v in info.items() if v}, args.seeds, command)
-    text += "\n" + "\n".join(f"- {k}: {v}" for k, v in machine.describe().items()) + "\n"
+    described = {**machine.describe(), "BLAS kernels": kernels}
+    text += "\n" + "\n".join(f"- {k}: {v}" for k, v in described.items()) + "\n"
     if args.output is not None:
         args.output.write_text(text)
         print(f"wrote {args.output}")
