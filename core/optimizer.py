@@ -117,6 +117,13 @@ class UpdateRule:
         """Keep a float32 master copy of a float16 parameter and update that."""
         self._use_fp32_update = flag
 
+    def ensure_state(self, param) -> None:
+        """Create the state with ``init_state(param)`` now, as the first update would, unless it exists
+        (e.g. to share it between processes before training starts)."""
+        if self._state is None:
+            self._state = {}
+            self.init_state(param)
+
     def init_state(self, param):
         """Create the state arrays for ``param`` (override)."""
 
@@ -133,8 +140,7 @@ class UpdateRule:
             self._update_fp32(param)
             return
         if self._state is None:
-            self._state = {}
-            self.init_state(param)
+            self.ensure_state(param)
         hooks = self._hooks
         if hooks:
             for hook, timing in list(hooks.values()):
@@ -153,8 +159,7 @@ class UpdateRule:
         master = self._fp32_param
         master.grad = None if param.grad is None else param.grad.astype(numpy.float32)
         if self._state is None:
-            self._state = {}
-            self.init_state(master)
+            self.ensure_state(master)
         for hook, timing in self._hooks.values():
             if timing == "pre":
                 hook(self, master)

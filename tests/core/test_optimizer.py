@@ -129,3 +129,20 @@ def test_new_epoch_auto_and_manual_do_not_mix():
     assert opt.epoch == 2
     with pytest.raises(RuntimeError, match="advances epochs itself"):
         opt.new_epoch()
+
+
+def test_update_rule_ensure_state_creates_the_state_once():
+    import kusari
+    from kusari import optimizers
+    param = kusari.Parameter(numpy.ones(3, numpy.float32))
+    link = kusari.Link()
+    with link.init_scope():
+        link.p = param
+    optimizers.Adam().setup(link)
+    rule = param.update_rule
+    assert rule.state is None
+    rule.ensure_state(param)
+    assert set(rule.state) == {"m", "v"} and not rule.state["m"].any()
+    rule.state["m"][...] = 1
+    rule.ensure_state(param)          # an existing state is kept
+    assert rule.state["m"].all()
