@@ -4,4 +4,4 @@ from kusari.utils.extras import require_extra
 require_extra("rl", ["gymnasium"])
 
 from kusari.rl import (action_value, agent, agents, collections, envs, experiments, explorers, nn,  # noqa: E402,F401
-                       policies, q_functions, replay_buffers, utils, wrappers)  # (after the extra check)
+                       optimizers, policies, q_functions, replay_buffers, utils, wrappers)  # (after the extra check)

@@ -1,5 +1,6 @@
-"""Agents with PFRL's names and constructor arguments (DQN family, DDPG, TD3, SAC, PPO, A2C, REINFORCE)."""
+"""Agents with PFRL's names and constructor arguments (DQN family, DDPG, TD3, SAC, PPO, A2C, A3C, REINFORCE)."""
 from kusari.rl.agents.a2c import A2C  # NOQA
+from kusari.rl.agents.a3c import A3C  # NOQA
 from kusari.rl.agents.ddpg import DDPG  # NOQA
 from kusari.rl.agents.double_dqn import DoubleDQN  # NOQA
 from kusari.rl.agents.double_pal import DoublePAL  # NOQA

@@ -13,6 +13,7 @@ from kusari.rl.experiments.prepare_output_dir import (  # noqa: F401
                                              prepare_output_dir,
 )
 from kusari.rl.experiments.train_agent import train_agent, train_agent_with_evaluation  # noqa: F401
+from kusari.rl.experiments.train_agent_async import train_agent_async  # noqa: F401
 from kusari.rl.experiments.train_agent_batch import (  # noqa: F401
                                              train_agent_batch,
                                              train_agent_batch_with_evaluation,

@@ -1,4 +1,5 @@
 """Helpers shared by kusari.rl's parts: seeding, sampling, batching observations, copying parameters."""
+from kusari.rl.utils import async_  # noqa: F401
 from kusari.rl.utils.batch_states import batch_states  # noqa: F401
 from kusari.rl.utils.copy_param import copy_param, soft_copy_param, synchronize_parameters  # noqa: F401
 from kusari.rl.utils.random import sample_n_k  # noqa: F401
