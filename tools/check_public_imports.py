@@ -1,7 +1,7 @@
 """Lint: code outside the core uses only public ``kusari`` names.
 
-Run ``python tools/check_public_imports.py [FOLDER ...]`` (default: the domain packages, the model zoo
-and the reproductions). It exits 1 and prints ``path:line: name`` for each import or attribute
+Run ``python tools/check_public_imports.py [FOLDER ...]`` (default: the domain packages, the model zoo,
+the reproductions and the examples). It exits 1 and prints ``path:line: name`` for each import or attribute
 chain that reaches a private part of kusari: ``import kusari._x``, ``from kusari.y import _z``,
 ``from kusari.y._z import w``, or ``kusari.y._z`` in an expression. Dunder names are public, and a
 domain package may use its own private modules (``kusari.rl._x`` inside ``rl/``).
@@ -13,7 +13,7 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DEFAULT_FOLDERS = ("vision", "rl", "chem", "model_zoo", "reproductions")
+DEFAULT_FOLDERS = ("vision", "rl", "chem", "model_zoo", "reproductions", "examples")
 # the kusari package each folder installs as; its files may use that package's private names
 OWN_PACKAGE = {"vision": "kusari.vision", "rl": "kusari.rl", "chem": "kusari.chem",
                "model_zoo": "kusari.model_zoo"}

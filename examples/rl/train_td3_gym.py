@@ -1,0 +1,59 @@
+#!/usr/bin/env python
+"""Train TD3 on a gymnasium environment with continuous actions (default Pendulum-v1).
+
+    python examples/rl/train_td3_gym.py                       # Pendulum-v1, 20k steps
+    python examples/rl/train_td3_gym.py --demo --load results/<run>/best
+
+The agent acts in [-1, 1] (NormalizeActionSpace maps that onto the env's bounds). The defaults
+are rl-baselines3-zoo's Pendulum-v1 entry (hyperparams/td3.yml): 20k steps, gamma 0.98, buffer
+2e5, 10k uniformly random steps before learning, Gaussian exploration noise of std 0.1, one update
+per step, Adam 1e-3, 400-300 networks; and Stable-Baselines3's TD3 defaults: minibatch 256,
+Polyak rate 0.005, a policy update every 2 critic updates, target smoothing noise of std 0.2
+clipped to 0.5.
+"""
+import kusari
+import kusari.functions as F
+from kusari import optimizers
+from kusari.rl import agents, explorers, nn, policies, replay_buffers
+
+import _common
+
+
+def parse_args(argv=None):
+    parser = _common.build_parser(__doc__.splitlines()[0], env="Pendulum-v1", steps=20_000,
+                                  eval_interval=2000, zoo_name="td3-pendulum")
+    _common.add_off_policy_arguments(parser, gamma=0.98, lr=1e-3, replay_buffer_size=200_000,
+                                     replay_start_size=10_000, minibatch_size=256,
+                                     soft_update_tau=5e-3, hidden_sizes=[400, 300])
+    parser.add_argument("--noise-std", type=float, default=0.1,
+                        help="std of the Gaussian noise added to actions while training")
+    parser.add_argument("--policy-update-delay", type=int, default=2,
+                        help="critic updates per policy update")
+    return _common.parse_args(parser, argv)
+
+
+def build_agent(args, env):
+    _common.require_action_space(env, discrete=False, agent_name="TD3")
+    obs_size, action_size = _common.space_sizes(env)
+    policy = kusari.Sequential(nn.MLP(obs_size, action_size, args.hidden_sizes), F.tanh,
+                               policies.DeterministicHead())
+    q_func1, q_func2 = (_common.critic(env, args.hidden_sizes) for _ in range(2))
+    return agents.TD3(
+        policy, q_func1, q_func2, *(optimizers.Adam(alpha=args.lr).setup(m) for m in (policy, q_func1, q_func2)),
+        replay_buffers.ReplayBuffer(args.replay_buffer_size), args.gamma,
+        explorers.AdditiveGaussian(args.noise_std, low=-1.0, high=1.0), gpu=args.gpu,
+        replay_start_size=args.replay_start_size, minibatch_size=args.minibatch_size,
+        soft_update_tau=args.soft_update_tau, burnin_action_func=env.action_space.sample,
+        policy_update_delay=args.policy_update_delay)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    env = _common.make_env(args.env, args.seed)
+    eval_env = _common.make_env(args.env, args.seed, test=True)
+    agent = _common.load_agent(args, lambda: build_agent(args, env))
+    _common.run(args, agent, env, eval_env)
+
+
+if __name__ == "__main__":
+    main()
