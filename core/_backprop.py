@@ -235,8 +235,9 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
                 found[node] = grads[node]
     leaf_grads = {node: grads[node] for node in leaves if node in grads}
     if array_path:
-        leaf_grads = {node: new_gradient(g) for node, g in leaf_grads.items()}
-        found = {node: new_gradient(g) for node, g in found.items()}
+        # new_gradient's body, called directly: one Python call less per gradient on every backward
+        leaf_grads = {node: new_variable(g, False, None, None, None) for node, g in leaf_grads.items()}
+        found = {node: new_variable(g, False, None, None, None) for node, g in found.items()}
     return leaf_grads, found
 
 

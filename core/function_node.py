@@ -2,6 +2,8 @@
 import sys
 import weakref
 
+import numpy
+
 from kusari import backend
 from kusari._tracing import trace_hook
 from kusari.configuration import config
@@ -84,7 +86,7 @@ class FunctionNode(ForwardDispatch):
                 if x._requires_grad:
                     requires_grad = True
                 in_data.append(x._data)
-            elif backend.is_array(x):
+            elif type(x) is numpy.ndarray or backend.is_array(x):   # the common case without a call
                 in_data.append(x)   # stays bare: it gets a node only if the graph is recorded
             else:
                 raise TypeError(

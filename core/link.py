@@ -131,7 +131,7 @@ class Link:
     def params(self, include_uninit=True):
         """All Parameters of this link and its descendants, in ``namedparams`` order."""
         cache = self.__dict__.get("_params_cache")
-        version = structure_version.get()
+        version = structure_version._value   # get() without the call: this runs on every update
         if cache is None or cache[0] != version or cache[1] != id(self):
             found = []
             self._collect_params(found)
