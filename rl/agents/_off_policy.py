@@ -211,3 +211,18 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
     def _targets(self, batch: dict[str, Any], next_value) -> numpy.ndarray:
         """``r + discount * (1 - terminal) * next_value``: the n-step bootstrapped target (B,)."""
         return batch["reward"] + batch["discount"] * (1.0 - batch["is_state_terminal"]) * next_value
+
+    def _step_twin_critics(self, batch: dict[str, Any], target_q: numpy.ndarray, loss_scale: float) -> None:
+        """One step of ``q_func1`` and ``q_func2`` towards ``target_q`` (B,) on
+        ``loss_scale * mean squared error`` each, recording their values and losses (TD3, SAC)."""
+        state, batch_size = batch["state"], len(batch["reward"])
+        predict_q1 = self._flat_values(self.q_func1((state, batch["action"])), batch_size, "q_func1")
+        predict_q2 = self._flat_values(self.q_func2((state, batch["action"])), batch_size, "q_func2")
+        loss1 = F.mean_squared_error(predict_q1, target_q) * loss_scale
+        loss2 = F.mean_squared_error(predict_q2, target_q) * loss_scale
+        self.q1_record.extend(predict_q1.array.tolist())
+        self.q2_record.extend(predict_q2.array.tolist())
+        self.q_func1_loss_record.append(float(loss1.array))
+        self.q_func2_loss_record.append(float(loss2.array))
+        # the critics share no parameter, so one backward of the sum gives each its own gradient
+        self._minimize(loss1 + loss2, self.q_func1_optimizer, self.q_func2_optimizer)

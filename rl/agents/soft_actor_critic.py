@@ -157,7 +157,7 @@ class SoftActorCritic(_OffPolicyActorCritic):
     def update_q_func(self, batch: dict[str, Any]) -> None:
         """One step of each critic towards the soft target
         ``r + discount * (min(Q1', Q2')(s', a') - temperature * log pi(a'|s'))``, ``a' ~ pi(s')``."""
-        state, next_state = batch["state"], batch["next_state"]
+        next_state = batch["next_state"]
         batch_size = len(batch["reward"])
         with kusari.no_backprop_mode(), kusari.using_config("train", False):
             next_distribution = self.policy(next_state)
@@ -168,16 +168,7 @@ class SoftActorCritic(_OffPolicyActorCritic):
             soft_value = (self._flat_values(next_q, batch_size, "q_func").array
                           - self.temperature * next_log_prob.array)
             target_q = self._targets(batch, soft_value)
-        predict_q1 = self._flat_values(self.q_func1((state, batch["action"])), batch_size, "q_func1")
-        predict_q2 = self._flat_values(self.q_func2((state, batch["action"])), batch_size, "q_func2")
-        loss1 = 0.5 * F.mean_squared_error(predict_q1, target_q)
-        loss2 = 0.5 * F.mean_squared_error(predict_q2, target_q)
-        self.q1_record.extend(predict_q1.array.tolist())
-        self.q2_record.extend(predict_q2.array.tolist())
-        self.q_func1_loss_record.append(float(loss1.array))
-        self.q_func2_loss_record.append(float(loss2.array))
-        # the critics share no parameter, so one backward of the sum gives each its own gradient
-        self._minimize(loss1 + loss2, self.q_func1_optimizer, self.q_func2_optimizer)
+        self._step_twin_critics(batch, target_q, 0.5)
 
     def update_temperature(self, log_prob: numpy.ndarray) -> None:
         """One Adam step of the log-temperature on ``-mean(temperature * (log_prob + target))``.
