@@ -31,8 +31,9 @@ def versions(framework: str) -> dict[str, str]:
         torch.set_num_threads(1)
         torch.set_num_interop_threads(1)
         info["torch"] = torch.__version__
-        module = __import__("stable_baselines3" if framework == "sb3" else "pfrl")
-        info[module.__name__] = getattr(module, "__version__", "?")
+        from importlib import metadata
+        name = "stable_baselines3" if framework == "sb3" else "pfrl"
+        info[name] = metadata.version(name)   # PFRL defines no __version__
     return info
 
 
