@@ -6,35 +6,13 @@ import pytest
 from kusari import optimizers
 from kusari.rl import explorers, nn, policies, replay_buffers, utils
 from kusari.rl.agents.ddpg import DDPG
+from rl_continuous_control import Bandit, linear_critic, params, run
 
 STAT_NAMES = ["average_q", "average_actor_loss", "average_critic_loss", "n_updates"]
 
 
-class Bandit(gymnasium.Env):
-    """One-step episodes: the observation is one of two one-hot contexts; the reward for action
-    ``a`` is ``-(a - best)**2`` with ``best = +0.5`` in context 0 and ``-0.5`` in context 1."""
-
-    BEST = numpy.array([0.5, -0.5])
-    observation_space = gymnasium.spaces.Box(0, 1, (2,), numpy.float32)
-    action_space = gymnasium.spaces.Box(-1, 1, (1,), numpy.float32)
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed)
-        self.context = int(self.np_random.integers(2))
-        return numpy.eye(2, dtype=numpy.float32)[self.context], {}
-
-    def step(self, action):
-        reward = -float((action[0] - self.BEST[self.context]) ** 2)
-        obs, _ = self.reset()
-        return obs, reward, True, False, {}
-
-
 def linear_policy(obs_size, action_size):
     return kusari.Sequential(nn.MLP(obs_size, action_size, []), policies.DeterministicHead())
-
-
-def linear_critic(obs_size, action_size):
-    return kusari.Sequential(nn.ConcatObsAndAction(), nn.MLP(obs_size + action_size, 1, []))
 
 
 def make_agent(seed=0, hidden=(), replay_start_size=4, capacity=1000, lr=1e-2, **kwargs):
@@ -47,19 +25,6 @@ def make_agent(seed=0, hidden=(), replay_start_size=4, capacity=1000, lr=1e-2, *
                 optimizers.Adam(alpha=lr).setup(q_func), replay_buffers.ReplayBuffer(capacity),
                 0.9, explorers.AdditiveGaussian(0.3, -1, 1), replay_start_size=replay_start_size,
                 **kwargs)
-
-
-def run(agent, env, steps, seed=0):
-    obs, _ = env.reset(seed=seed)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
-
-
-def params(link):
-    return {name: p.array.copy() for name, p in link.namedparams()}
 
 
 def test_one_update_matches_numpy():

@@ -9,37 +9,15 @@ import pytest
 from kusari import optimizers
 from kusari.rl import nn, policies, replay_buffers, utils
 from kusari.rl.agents.soft_actor_critic import SoftActorCritic, TemperatureHolder
+from rl_continuous_control import Bandit, linear_critic, params, run, output_layer
 
 STAT_NAMES = ["average_q1", "average_q2", "average_q_func1_loss", "average_q_func2_loss",
               "n_updates", "average_entropy", "temperature"]
 
 
-class Bandit(gymnasium.Env):
-    """One-step episodes: the observation is one of two one-hot contexts; the reward for action
-    ``a`` is ``-(a - best)**2`` with ``best = +0.5`` in context 0 and ``-0.5`` in context 1."""
-
-    BEST = numpy.array([0.5, -0.5])
-    observation_space = gymnasium.spaces.Box(0, 1, (2,), numpy.float32)
-    action_space = gymnasium.spaces.Box(-1, 1, (1,), numpy.float32)
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed)
-        self.context = int(self.np_random.integers(2))
-        return numpy.eye(2, dtype=numpy.float32)[self.context], {}
-
-    def step(self, action):
-        reward = -float((action[0] - self.BEST[self.context]) ** 2)
-        obs, _ = self.reset()
-        return obs, reward, True, False, {}
-
-
 def linear_policy(obs_size, action_size):
     return kusari.Sequential(nn.MLP(obs_size, 2 * action_size, []),
                              policies.SquashedDiagonalGaussianHead())
-
-
-def linear_critic(obs_size, action_size):
-    return kusari.Sequential(nn.ConcatObsAndAction(), nn.MLP(obs_size + action_size, 1, []))
 
 
 def make_agent(seed=0, hidden=(), replay_start_size=4, capacity=1000, lr=1e-2, **kwargs):
@@ -53,25 +31,6 @@ def make_agent(seed=0, hidden=(), replay_start_size=4, capacity=1000, lr=1e-2, *
                            optimizers.Adam(alpha=lr).setup(q1), optimizers.Adam(alpha=lr).setup(q2),
                            replay_buffers.ReplayBuffer(capacity), 0.9,
                            replay_start_size=replay_start_size, **kwargs)
-
-
-def run(agent, env, steps, seed=0):
-    obs, _ = env.reset(seed=seed)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
-
-
-def params(link):
-    return {name: p.array.copy() for name, p in link.namedparams()}
-
-
-def output_layer(link):
-    """(W, b) of the linear layer of a linear_policy / linear_critic, as float64."""
-    mlp = link[0] if isinstance(link[0], nn.MLP) else link[1]
-    return mlp.output.W.array.astype(numpy.float64), mlp.output.b.array.astype(numpy.float64)
 
 
 def squashed_gaussian(W, b, s, eps, n):
