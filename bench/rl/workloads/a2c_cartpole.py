@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy
 
 from bench.rl import loop
+from bench.rl.workloads import _shared
 
 DESCRIPTION = "A2C, CartPole-v1, 8 envs, 20k steps"
 ENV_ID = "CartPole-v1"
@@ -26,53 +27,36 @@ def _pfrl_interface_agent(rl, model, optimizer):
                          phi=lambda x: x.astype(numpy.float32, copy=False))
 
 
-def _deterministic(agent):
-    def act(obs):
-        with agent.eval_mode():
-            return int(agent.act(obs))
-    return act
-
-
 def train_kusari(seed: int, steps: int):
     import gymnasium
-    import kusari
-    import kusari.functions as F
-    import kusari.links as L
     import kusari.rl as rl
     from kusari import optimizers
 
     rl.utils.set_random_seed(seed)
     envs = [gymnasium.make(ENV_ID) for _ in range(N_ENVS)]
-    model = rl.nn.Branched(
-        kusari.Sequential(L.Linear(4, 64), F.tanh, L.Linear(64, 64), F.tanh, L.Linear(64, 2),
-                          rl.policies.SoftmaxCategoricalHead()),
-        kusari.Sequential(L.Linear(4, 64), F.tanh, L.Linear(64, 64), F.tanh, L.Linear(64, 1)))
+    model = _shared.kusari_actor_critic()
     s = SETTINGS
     optimizer = optimizers.RMSprop(lr=s["learning_rate"], alpha=s["rmsprop_alpha"], eps=s["rmsprop_eps"])
     optimizer.setup(model)
     agent = _pfrl_interface_agent(rl, model, optimizer)
     loop.run_batch(agent, envs, steps, seed)
-    return _deterministic(agent)
+    return _shared.eval_policy(agent)
 
 
 def train_pfrl(seed: int, steps: int):
     import gymnasium
     import pfrl
     import torch
-    from torch import nn
 
     pfrl.utils.set_random_seed(seed)
     envs = [gymnasium.make(ENV_ID) for _ in range(N_ENVS)]
-    model = pfrl.nn.Branched(
-        nn.Sequential(nn.Linear(4, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 2),
-                      pfrl.policies.SoftmaxCategoricalHead()),
-        nn.Sequential(nn.Linear(4, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 1)))
+    model = _shared.pfrl_actor_critic()
     s = SETTINGS
     optimizer = torch.optim.RMSprop(model.parameters(), lr=s["learning_rate"], alpha=s["rmsprop_alpha"],
                                     eps=s["rmsprop_eps"])
     agent = _pfrl_interface_agent(pfrl, model, optimizer)
     loop.run_batch(agent, envs, steps, seed)
-    return _deterministic(agent)
+    return _shared.eval_policy(agent)
 
 
 def train_sb3(seed: int, steps: int):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy
 
 from bench.rl import loop
+from bench.rl.workloads import _shared
 
 DESCRIPTION = "DQN, CartPole-v1, 20k steps"
 ENV_ID = "CartPole-v1"
@@ -34,13 +35,6 @@ def _pfrl_interface_agent(rl, q_function, optimizer, env, steps):
         clip_delta=True, max_grad_norm=s["max_grad_norm"], phi=lambda x: x.astype(numpy.float32, copy=False))
 
 
-def _greedy(agent):
-    def act(obs):
-        with agent.eval_mode():
-            return int(agent.act(obs))
-    return act
-
-
 def train_kusari(seed: int, steps: int):
     import gymnasium
     import kusari
@@ -56,7 +50,7 @@ def train_kusari(seed: int, steps: int):
     optimizer = optimizers.Adam(alpha=SETTINGS["learning_rate"]).setup(q)
     agent = _pfrl_interface_agent(rl, q, optimizer, env, steps)
     loop.run_single(agent, env, steps, seed)
-    return _greedy(agent)
+    return _shared.eval_policy(agent)
 
 
 def train_pfrl(seed: int, steps: int):
@@ -71,7 +65,7 @@ def train_pfrl(seed: int, steps: int):
     optimizer = torch.optim.Adam(q.parameters(), lr=SETTINGS["learning_rate"])
     agent = _pfrl_interface_agent(pfrl, q, optimizer, env, steps)
     loop.run_single(agent, env, steps, seed)
-    return _greedy(agent)
+    return _shared.eval_policy(agent)
 
 
 def train_sb3(seed: int, steps: int):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy
 
 from bench.rl import loop
+from bench.rl.workloads import _shared
 
 DESCRIPTION = "PPO, CartPole-v1, 8 envs, 20k steps"
 ENV_ID = "CartPole-v1"
@@ -38,46 +39,29 @@ def _schedules(agent, set_lr, steps):
     return [hook]
 
 
-def _deterministic(agent):
-    def act(obs):
-        with agent.eval_mode():
-            return int(agent.act(obs))
-    return act
-
-
 def train_kusari(seed: int, steps: int):
     import gymnasium
-    import kusari
-    import kusari.functions as F
-    import kusari.links as L
     import kusari.rl as rl
     from kusari import optimizers
 
     rl.utils.set_random_seed(seed)
     envs = [gymnasium.make(ENV_ID) for _ in range(N_ENVS)]
-    model = rl.nn.Branched(
-        kusari.Sequential(L.Linear(4, 64), F.tanh, L.Linear(64, 64), F.tanh, L.Linear(64, 2),
-                          rl.policies.SoftmaxCategoricalHead()),
-        kusari.Sequential(L.Linear(4, 64), F.tanh, L.Linear(64, 64), F.tanh, L.Linear(64, 1)))
+    model = _shared.kusari_actor_critic()
     optimizer = optimizers.Adam(alpha=LEARNING_RATE, eps=SETTINGS["adam_eps"]).setup(model)
     agent = _pfrl_interface_agent(rl, model, optimizer)
     loop.run_batch(agent, envs, steps, seed,
                    _schedules(agent, lambda value: setattr(optimizer, "alpha", value), steps))
-    return _deterministic(agent)
+    return _shared.eval_policy(agent)
 
 
 def train_pfrl(seed: int, steps: int):
     import gymnasium
     import pfrl
     import torch
-    from torch import nn
 
     pfrl.utils.set_random_seed(seed)
     envs = [gymnasium.make(ENV_ID) for _ in range(N_ENVS)]
-    model = pfrl.nn.Branched(
-        nn.Sequential(nn.Linear(4, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 2),
-                      pfrl.policies.SoftmaxCategoricalHead()),
-        nn.Sequential(nn.Linear(4, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 1)))
+    model = _shared.pfrl_actor_critic()
     optimizer = torch.optim.Adam(model.parameters(), lr=LEARNING_RATE, eps=SETTINGS["adam_eps"])
 
     def set_lr(value):
@@ -85,7 +69,7 @@ def train_pfrl(seed: int, steps: int):
             group["lr"] = value
     agent = _pfrl_interface_agent(pfrl, model, optimizer)
     loop.run_batch(agent, envs, steps, seed, _schedules(agent, set_lr, steps))
-    return _deterministic(agent)
+    return _shared.eval_policy(agent)
 
 
 def train_sb3(seed: int, steps: int):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy
 
 from bench.rl import loop
+from bench.rl.workloads import _shared
 
 DESCRIPTION = "SAC, Pendulum-v1, 3k steps"
 ENV_ID = "Pendulum-v1"
@@ -32,13 +33,6 @@ def _pfrl_interface_agent(rl, policy, q1, q2, optimizers):
         phi=lambda x: x.astype(numpy.float32, copy=False))
 
 
-def _deterministic(agent):
-    def act(obs):
-        with agent.eval_mode():
-            return numpy.asarray(agent.act(obs)) * ACTION_SCALE
-    return act
-
-
 def train_kusari(seed: int, steps: int):
     import gymnasium
     import kusari
@@ -59,7 +53,7 @@ def train_kusari(seed: int, steps: int):
     opts = [optimizers.Adam(alpha=SETTINGS["learning_rate"]).setup(link) for link in (policy, q1, q2)]
     agent = _pfrl_interface_agent(rl, policy, q1, q2, opts)
     loop.run_single(agent, env, steps, seed, action_scale=ACTION_SCALE)
-    return _deterministic(agent)
+    return _shared.eval_policy(agent, lambda action: numpy.asarray(action) * ACTION_SCALE)
 
 
 def train_pfrl(seed: int, steps: int):
@@ -88,7 +82,7 @@ def train_pfrl(seed: int, steps: int):
     opts = [torch.optim.Adam(module.parameters(), lr=SETTINGS["learning_rate"]) for module in (policy, q1, q2)]
     agent = _pfrl_interface_agent(pfrl, policy, q1, q2, opts)
     loop.run_single(agent, env, steps, seed, action_scale=ACTION_SCALE)
-    return _deterministic(agent)
+    return _shared.eval_policy(agent, lambda action: numpy.asarray(action) * ACTION_SCALE)
 
 
 def train_sb3(seed: int, steps: int):
