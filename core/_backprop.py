@@ -76,7 +76,8 @@ class _BackpropMode:
 
 def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, check: bool = True) -> tuple:
     """Run ``node``'s backward and check what it returns: the one way every engine does so
-    (internal use: backprop, ``grad`` and static_graph replays).
+    (internal use: static_graph replays and ``kusari.testing``; :func:`propagate`, the engine of
+    backward and grad, runs the same steps with the per-gradient check inlined in its loop).
 
     With ``arrays`` (no graph of the backward is kept) gradients are arrays in and out, computed
     by ``node.backward_arrays`` when the op defines one and it does not defer (return None), else
@@ -113,46 +114,52 @@ def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, c
         backward_arrays = node.backward_arrays
         if backward_arrays is not None:
             gxs = backward_arrays(indexes, grad_outputs)
-    if gxs is not None:
-        given_arrays = True
-    else:
-        given_arrays = False
+    given_arrays = gxs is not None
+    if not given_arrays:
         if arrays:
             grad_outputs = tuple([None if g is None else new_variable(g, False) for g in grad_outputs])
         gxs = node.backward(indexes, grad_outputs)
+    gxs = _requested(node, indexes, gxs, given_arrays)
+    if given_arrays and not check:
+        return gxs
+    inputs = node.inputs
+    data = [_check_gradient(node, i, inputs[i], gx, given_arrays) for i, gx in zip(indexes, gxs)]
+    return data if arrays else gxs
+
+
+def _requested(node, indexes, gxs, given_arrays):
+    """``gxs`` as a tuple with one gradient per requested input (an op may return one per input)."""
     if type(gxs) is not tuple:
         gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
-    inputs = node.inputs
     if len(gxs) != len(indexes):
+        inputs = node.inputs
         if len(gxs) != len(inputs):
             raise ValueError(f"{node.label}.{_method(given_arrays)} returned {len(gxs)} gradients "
                              f"for {len(indexes)} requested inputs (of {len(inputs)})")
-        gxs = tuple([gxs[i] for i in indexes])     # a gradient for every input: keep the requested
-    if given_arrays and not check:
-        return gxs
-    unwrapped = [] if arrays and not given_arrays else None
-    for i, gx in zip(indexes, gxs):
-        if gx is None:
-            data = None
-        else:
-            if given_arrays:
-                if type(gx) is not numpy.ndarray and not backend.is_gpu_array(gx):
-                    raise TypeError(f"{node.label}.backward_arrays must return arrays or None, "
-                                    f"got {type(gx).__name__} for input {i}")
-                data = gx
-            else:
-                if type(gx) is not Variable and not isinstance(gx, Variable):
-                    raise TypeError(f"{node.label}.backward must return Variables or None, "
-                                    f"got {type(gx).__name__} for input {i}")
-                data = gx._data
-            x = inputs[i]
-            if data.shape != x.shape or (data.dtype is not x.dtype and data.dtype != x.dtype):
-                raise ValueError(
-                    f"{node.label}.{_method(given_arrays)} returned a gradient of shape {data.shape} "
-                    f"and dtype {data.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
-        if unwrapped is not None:
-            unwrapped.append(data)
-    return gxs if unwrapped is None else unwrapped
+        gxs = tuple([gxs[i] for i in indexes])
+    return gxs
+
+
+def _check_gradient(node, i, x, gx, given_arrays):
+    """The array of gradient ``gx`` for input ``i`` (VariableNode ``x``) of ``node``, or None;
+    raises when it is not an array (a Variable for ``backward``) of ``x``'s shape and dtype."""
+    if gx is None:
+        return None
+    if given_arrays:
+        if type(gx) is not numpy.ndarray and not backend.is_gpu_array(gx):
+            raise TypeError(f"{node.label}.backward_arrays must return arrays or None, "
+                            f"got {type(gx).__name__} for input {i}")
+        data = gx
+    else:
+        if type(gx) is not Variable and not isinstance(gx, Variable):
+            raise TypeError(f"{node.label}.backward must return Variables or None, "
+                            f"got {type(gx).__name__} for input {i}")
+        data = gx._data
+    if data.shape != x.shape or (data.dtype is not x.dtype and data.dtype != x.dtype):
+        raise ValueError(
+            f"{node.label}.{_method(given_arrays)} returned a gradient of shape {data.shape} "
+            f"and dtype {data.dtype} for input {i} of shape {x.shape} and dtype {x.dtype}")
+    return data
 
 
 def _method(given_arrays):
@@ -177,6 +184,7 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
     counter = 0
     heappush = heapq.heappush
     heappop = heapq.heappop
+    ndarray = numpy.ndarray
 
     for y, gy in zip(outputs, seeds):
         node = y._node
@@ -213,11 +221,29 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
             indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             if not indexes:
                 continue
-            gxs = run_node_backward(func, indexes, tuple(gys), array_path)
+            # run_node_backward, inlined: its per-gradient check shares the accumulation loop
+            gys = tuple(gys)
+            gxs = None
+            if array_path:
+                backward_arrays = func.backward_arrays
+                if backward_arrays is not None:
+                    gxs = backward_arrays(indexes, gys)
+            given_arrays = gxs is not None
+            if not given_arrays:
+                if array_path:
+                    gys = tuple([None if g is None else new_variable(g, False) for g in gys])
+                gxs = func.backward(indexes, gys)
+            if type(gxs) is not tuple or len(gxs) != len(indexes):
+                gxs = _requested(func, indexes, gxs, given_arrays)
             for i, gx in zip(indexes, gxs):
                 if gx is None:
                     continue
                 x = inputs[i]
+                data = gx if given_arrays or type(gx) is not Variable else gx._data
+                if type(data) is not ndarray or data.shape != x.shape or data.dtype is not x.dtype:
+                    data = _check_gradient(func, i, x, gx, given_arrays)
+                if array_path:
+                    gx = data
                 old = grads.get(x)
                 if old is not None:
                     gx = force_array(old + gx) if array_path else old + gx
