@@ -17,7 +17,6 @@ This module needs the ``[rl]`` extra (gymnasium); ``import kusari.model_zoo`` do
 import contextlib
 import inspect
 import os
-import tempfile
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,9 +26,8 @@ import numpy
 import kusari
 import kusari.functions as F
 from kusari import optimizers
-from kusari.model_zoo.archive import pack_directory, unpack_directory
 from kusari.rl import explorers, nn, policies, q_functions, replay_buffers
-from kusari.rl.agent import Agent, BatchAgent
+from kusari.rl.agent import Agent, BatchAgent, load_weights, save_weights
 from kusari.rl.agents import A2C, A3C, DDPG, DQN, PPO, TD3, SoftActorCritic
 from kusari.rl.optimizers import SharedRMSpropEpsInsideSqrt
 
@@ -282,8 +280,13 @@ def make_agent(kind: str, env_id: str, **kwargs: Any) -> Agent:
     return ScaledActionAgent(agent, action_space.low, action_space.high)
 
 
+def _saved_agent(agent: Agent) -> Agent:
+    return agent.agent if isinstance(agent, ScaledActionAgent) else agent
+
+
 def save_agent(agent: Agent, path: str) -> None:
-    """Write ``agent`` (``agent.save``'s folder, without replay buffers) as the one ``.npz`` ``path``.
+    """Write ``agent``'s weights (:func:`kusari.rl.agent.save_weights`: networks, target networks
+    and counters, no optimizer state, no replay buffer) as the one ``.npz`` ``path``.
 
     Parameters
     ----------
@@ -292,9 +295,7 @@ def save_agent(agent: Agent, path: str) -> None:
     path : str
         The file to write (its folder must exist).
     """
-    with tempfile.TemporaryDirectory() as tmp:
-        agent.save(tmp)
-        pack_directory(tmp, path)
+    save_weights(_saved_agent(agent), path)
 
 
 def load_agent(path: str, kind: str, env_id: str, **kwargs: Any) -> Agent:
@@ -313,12 +314,11 @@ def load_agent(path: str, kind: str, env_id: str, **kwargs: Any) -> Agent:
     Returns
     -------
     Agent
-        The trained agent, ready to ``act`` (call it inside ``eval_mode()`` to act greedily).
+        The trained agent, ready to ``act`` (call it inside ``eval_mode()`` to act greedily) and to
+        go on learning (its optimizers start afresh).
     """
     if not os.path.isfile(path):
         raise FileNotFoundError(f"load_agent: no agent file {path!r}")
     agent = make_agent(kind, env_id, **kwargs)
-    with tempfile.TemporaryDirectory() as tmp:
-        unpack_directory(path, tmp)
-        agent.load(tmp)
+    load_weights(_saved_agent(agent), path)
     return agent

@@ -114,9 +114,8 @@ class A2C(AttributeSavingMixin, BatchAgent):
         self._masks = None  # (update_steps, num_processes): 0 where the episode ended
         self._values = None  # (update_steps + 1, num_processes), for GAE
 
-    def load(self, dirname: str) -> None:
-        super().load(dirname)
-        # a rollout collected before loading is dropped: the next batch_act starts a new one
+    def after_load(self) -> None:
+        """A rollout collected before loading is dropped: the next batch_act starts a new one."""
         self.t_start = self.t
         self._acted = False
 

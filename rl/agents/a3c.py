@@ -238,15 +238,13 @@ class A3C(AttributeSavingMixin, AsyncAgent):
         with super().eval_mode():
             yield
 
-    def save(self, dirname: str, save_replay_buffer: bool = False) -> None:
-        """Save the shared model's parameters (as ``model``), the optimizer and ``t``."""
+    def before_save(self) -> None:
+        """The shared model's parameters are saved (as ``model``)."""
         self.sync_parameters()
-        super().save(dirname, save_replay_buffer)
 
-    def load(self, dirname: str) -> None:
-        super().load(dirname)
+    def after_load(self) -> None:
+        """The loaded parameters become the shared ones; a rollout collected before is dropped."""
         copy_param(target_link=self.shared_model, source_link=self.model)
-        # a rollout collected before loading is dropped
         self._past_obs, self._past_actions, self._past_rewards = [], [], []
         self.t_start = self.t
 

@@ -95,6 +95,25 @@ def test_replay_buffer_is_saved_and_loaded_when_asked(tmp_path):
     assert [e[0]["state"][0] for e in dst.replay_buffer.memory] == [1.0, 2.0, 3.0]
 
 
+def test_save_weights_leaves_optimizer_state_out_and_load_weights_keeps_the_optimizers(tmp_path):
+    src = Toy(0)
+    for _ in range(3):
+        src.train_step()
+    path = str(tmp_path / "weights.npz")
+    agent_module.save_weights(src, path)
+    with numpy.load(path) as saved:
+        assert not any(key.startswith("optimizer/") for key in saved.files)
+        assert {"model/W", "target_model/b", "t", "counters/n"} <= set(saved.files)
+    dst = Toy(1)
+    dst.train_step()
+    own_optimizer = _snapshot(dst)[2:4]
+    agent_module.load_weights(dst, path)
+    _assert_same(_snapshot(dst)[:2] + _snapshot(dst)[4:], _snapshot(src)[:2] + _snapshot(src)[4:])
+    _assert_same(_snapshot(dst)[2:4], own_optimizer)
+    with pytest.raises(FileNotFoundError, match="load_weights: no file"):
+        agent_module.load_weights(dst, str(tmp_path / "missing.npz"))
+
+
 def _rewrite(path, change):
     """Rewrite the NPZ at ``path`` uncompressed, with ``change(members)`` applied to its members."""
     with zipfile.ZipFile(path) as archive:

@@ -109,8 +109,9 @@ def test_a_short_run_trains_evaluates_and_saves(tmp_path, dirty_tree):
         rows = f.read().splitlines()
     assert rows[0].startswith("steps\tepisodes") and len(rows) >= 10  # an evaluation every 60 steps
     assert (seed_dir / "training" / "600_finish" / "agent.npz").is_file()
-    with numpy.load(seed_dir / runner.ARTIFACT_FILE) as packed:
-        assert packed.files == ["agent.npz"]
+    with numpy.load(seed_dir / runner.ARTIFACT_FILE) as weights:  # the networks, no optimizer state
+        assert "model/0/hidden_layers/0/W" in weights.files and "target_model/0/output/b" in weights.files
+        assert not any(key.startswith("optimizer/") for key in weights.files)
 
 
 def test_evaluation_uses_a_fresh_seed_of_the_raw_env(monkeypatch):
