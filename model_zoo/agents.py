@@ -25,8 +25,9 @@ import numpy
 
 import kusari
 import kusari.functions as F
+import kusari.links as L
 from kusari import optimizers
-from kusari.rl import explorers, nn, policies, q_functions, replay_buffers
+from kusari.rl import explorers, initializers, nn, policies, q_functions, replay_buffers
 from kusari.rl.agent import Agent, BatchAgent, load_weights, save_weights
 from kusari.rl.agents import A2C, A3C, DDPG, DQN, PPO, TD3, SoftActorCritic
 from kusari.rl.optimizers import SharedRMSpropEpsInsideSqrt
@@ -127,9 +128,16 @@ def _dqn(obs_size: int, n_actions: int, hidden_sizes: Sequence[int] = (64, 64), 
          gamma: float = 0.99, buffer_size: int = 1_000_000, replay_start_size: int = 100,
          minibatch_size: int = 32, update_interval: int = 4, n_times_update: int = 1,
          target_update_interval: int = 10_000, start_epsilon: float = 1.0,
-         end_epsilon: float = 0.05, decay_steps: int = 10_000, max_grad_norm: float = 10.0) -> DQN:
-    q_function = kusari.Sequential(nn.MLP(obs_size, n_actions, hidden_sizes),
-                                   q_functions.DiscreteActionValueHead())
+         end_epsilon: float = 0.05, decay_steps: int = 10_000, max_grad_norm: float = 10.0,
+         initialization: str = "chainer") -> DQN:
+    mlp = nn.MLP(obs_size, n_actions, hidden_sizes)
+    if initialization == "pytorch":   # SB3's Q-network starts from PyTorch's default
+        for layer in mlp.links(skipself=True):
+            if isinstance(layer, L.Linear):
+                initializers.init_pytorch_default(layer)
+    elif initialization != "chainer":
+        raise ValueError(f"make_agent: initialization must be 'chainer' or 'pytorch', got {initialization!r}")
+    q_function = kusari.Sequential(mlp, q_functions.DiscreteActionValueHead())
     explorer = explorers.LinearDecayEpsilonGreedy(
         start_epsilon, end_epsilon, decay_steps, lambda: int(numpy.random.randint(n_actions)))
     # SB3's DQN: Huber loss averaged over the minibatch, hard target updates

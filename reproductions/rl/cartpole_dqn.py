@@ -7,7 +7,8 @@ at least 475 (issue 13's zoo target for CartPole-v1): the tolerance is 500 - 475
 Recipe: hyperparams/dqn.yml, ``CartPole-v1`` (same commit): 5e4 steps, learning_rate 2.3e-3,
 batch_size 64, buffer_size 100000, learning_starts 1000, gamma 0.99, target_update_interval 10,
 train_freq 256, gradient_steps 128, exploration_fraction 0.16, exploration_final_eps 0.04,
-net_arch [256, 256]; the rest SB3's DQN defaults (Adam, Huber loss, max_grad_norm 10). On
+net_arch [256, 256]; the rest SB3's DQN defaults (Adam, Huber loss, max_grad_norm 10, PyTorch's
+default initialization of the Q-network, which ``initialization='pytorch'`` gives). On
 kusari.rl's DQN: update_interval 256 with n_times_update 128, and the target network copied
 every 256 steps, before each round of updates (SB3 copies it every 10 steps, so each round of
 128 updates also starts from a fresh copy and none happens within a round); epsilon falls from 1
@@ -27,7 +28,7 @@ RECIPE = ZooRecipe(
     hyperparameters={"lr": 2.3e-3, "minibatch_size": 64, "buffer_size": 100_000,
                      "replay_start_size": 1000, "gamma": 0.99, "update_interval": 256,
                      "n_times_update": 128, "target_update_interval": 256, "start_epsilon": 1.0,
-                     "end_epsilon": 0.04},
+                     "end_epsilon": 0.04, "initialization": "pytorch"},
     budget_fractions={"decay_steps": 0.16})
 
 REPRODUCTION = RECIPE.reproduction(
@@ -40,6 +41,6 @@ REPRODUCTION = RECIPE.reproduction(
     recipe="rl-baselines3-zoo dqn.yml CartPole-v1 on kusari.rl's DQN: MLP 256-256 (ReLU), Adam "
            "2.3e-3, batch 64, buffer 1e5, start after 1000 steps, 128 updates every 256 steps, "
            "target copied every 256 steps, gamma 0.99, epsilon 1 -> 0.04 over 16% of the steps, "
-           "Huber loss, gradient norm clipped at 10.",
+           "Huber loss, gradient norm clipped at 10, PyTorch's default initialization.",
     zoo_name="dqn-cartpole",
 )

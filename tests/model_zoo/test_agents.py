@@ -175,3 +175,16 @@ def test_hyperparameters_list_the_builders_defaults():
     dqn = agents.make_agent("dqn", "CartPole-v1", hidden_sizes=(8, 4), lr=0.5)
     assert [layer.W.shape for layer in dqn.model[0].hidden_layers] == [(8, 4), (4, 8)]
     assert dqn.optimizer.alpha == 0.5
+
+
+def test_dqn_can_start_from_pytorchs_default_initialization():
+    set_random_seed(0)
+    q = agents.make_agent("dqn", "CartPole-v1", hidden_sizes=(64,), initialization="pytorch").model[0]
+    for layer, fan_in in ((q.hidden_layers[0], 4), (q.output, 64)):
+        assert numpy.abs(layer.W.array).max() <= 1 / fan_in ** 0.5
+        assert layer.b.array.any()                         # PyTorch draws biases too
+    set_random_seed(0)
+    chainer_q = agents.make_agent("dqn", "CartPole-v1", hidden_sizes=(64,)).model[0]
+    assert not chainer_q.output.b.array.any()
+    with pytest.raises(ValueError, match="initialization must be 'chainer' or 'pytorch', got 'xavier'"):
+        agents.make_agent("dqn", "CartPole-v1", initialization="xavier")
