@@ -170,7 +170,8 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
     """Propagate ``seeds`` (one per output) back; returns the grads of leaf nodes, and of ``targets``
     (internal use: the engine of backward and grad, and static_graph's replayed backward).
 
-    With ``targets``, only functions on a path to a target are run. Without double backprop no graph
+    With ``targets``, only functions on a path to a target are run, and only for the inputs on such
+    a path (a layer outside it gets no weight gradient). Without double backprop no graph
     of the backward is kept, so the gradients travel as bare arrays (:func:`run_node_backward`);
     the grads returned are Variables either way.
     """
@@ -218,7 +219,11 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
                             var._grad_var = new_gradient(g) if array_path else g
                 gys.append(g)
             inputs = func.inputs
-            indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            if relevant is None:
+                indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            else:   # only inputs on a path to a target: e.g. no weight gradients of other links
+                indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad
+                                 and (x in targets or x.creator_node in relevant)])
             if not indexes:
                 continue
             # run_node_backward, inlined: its per-gradient check shares the accumulation loop

@@ -197,11 +197,15 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
     def _minimize(self, loss: kusari.Variable, *optimizers) -> None:
         """Backpropagate ``loss`` and step each optimizer (after clipping, if ``max_grad_norm``).
 
-        One backward serves several optimizers when ``loss`` sums their independent losses.
+        One backward serves several optimizers when ``loss`` sums their independent losses. Only the
+        optimizers' parameters get gradients: a policy loss computed through the critics computes
+        no weight gradients for the critics.
         """
+        params = []
         for optimizer in optimizers:
             optimizer.target.cleargrads()
-        loss.backward()
+            params.extend(optimizer.target.params())
+        kusari.grad([loss], params, set_grad=True)
         max_grad_norm = getattr(self, "max_grad_norm", None)
         for optimizer in optimizers:
             if max_grad_norm is not None:

@@ -129,6 +129,30 @@ def test_grad_through_one_target_to_another():
     numpy.testing.assert_allclose(gx.array, [36.0])
 
 
+def test_grad_asks_no_gradient_for_inputs_off_the_path_to_its_targets():
+    requested = []
+
+    class Product(kusari.FunctionNode):   # records which inputs backprop asks gradients for
+        def forward(self, inputs):
+            self.retain_inputs((0, 1))
+            return inputs[0] * inputs[1],
+
+        def backward(self, indexes, grad_outputs):
+            requested.append(indexes)
+            a, b = self.get_retained_inputs()
+            return tuple(grad_outputs[0] * (b if i == 0 else a) for i in indexes)
+
+    policy_weight = kusari.Parameter(numpy.array([2.0], numpy.float32))
+    critic_weight = kusari.Parameter(numpy.array([3.0], numpy.float32))
+    action = policy_weight * 1.5
+    q = F.sum(Product().apply((action, critic_weight))[0])
+    gw, = kusari.grad([q], [policy_weight])
+    assert requested == [(0,)]                    # the critic's weight got no gradient computed
+    numpy.testing.assert_allclose(gw.array, [4.5])
+    q.backward()                                  # backward still computes every gradient
+    assert requested[-1] == (0, 1) and critic_weight.grad is not None
+
+
 def test_parameter_lazy_initialization_and_nan_default():
     p = kusari.Parameter()
     assert p.array is None and not p.is_initialized
