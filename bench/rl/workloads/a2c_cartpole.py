@@ -17,6 +17,7 @@ SETTINGS = {
     "n_envs": N_ENVS, "n_steps": 5, "learning_rate": 7e-4, "rmsprop_alpha": 0.99, "rmsprop_eps": 1e-5,
     "gamma": 0.99, "gae_lambda": 1.0, "ent_coef": 0.0, "vf_coef": 0.5, "max_grad_norm": 0.5,
     "net_arch": "pi [64, 64], vf [64, 64], tanh",
+    "init": "SB3 ortho_init (orthogonal; gains sqrt(2) hidden, 0.01 policy, 1 value; zero biases)",
 }
 
 

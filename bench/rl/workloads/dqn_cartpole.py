@@ -7,14 +7,17 @@ import numpy
 from bench.rl import loop
 from bench.rl.workloads import _shared
 
-DESCRIPTION = "DQN, CartPole-v1, 20k steps"
+DESCRIPTION = "DQN, CartPole-v1, 20,480 steps"
 ENV_ID = "CartPole-v1"
-STEPS = 20_000
+# 20k rounded up to a whole number of SB3's training periods (train_freq of 256 steps): SB3's learn()
+# finishes its last period, so at 20,000 it would train one round more than kusari and PFRL
+STEPS = 20_480
 SETTINGS = {
-    "source": "rl-baselines3-zoo hyperparams/dqn.yml, CartPole-v1 (zoo commit 22e3ff2); 20k of its 50k steps",
+    "source": "rl-baselines3-zoo hyperparams/dqn.yml, CartPole-v1 (zoo commit 22e3ff2); 20,480 of its 50k steps",
     "learning_rate": 2.3e-3, "batch_size": 64, "buffer_size": 100_000, "learning_starts": 1000, "gamma": 0.99,
     "target_update_interval": 10, "train_freq": 256, "gradient_steps": 128, "exploration_fraction": 0.16,
     "exploration_final_eps": 0.04, "net_arch": [256, 256], "max_grad_norm": 10, "loss": "Huber",
+    "init": "PyTorch default (U(+-1/sqrt(fan_in)) weights and biases)",
 }
 
 
@@ -45,8 +48,10 @@ def train_kusari(seed: int, steps: int):
 
     rl.utils.set_random_seed(seed)
     env = gymnasium.make(ENV_ID)
-    q = kusari.Sequential(L.Linear(4, 256), F.relu, L.Linear(256, 256), F.relu, L.Linear(256, 2),
-                          rl.q_functions.DiscreteActionValueHead())
+    # PyTorch's default initialization, which SB3's and PFRL's Q-networks start from
+    layers = [rl.initializers.init_pytorch_default(L.Linear(n_in, n_out))
+              for n_in, n_out in ((4, 256), (256, 256), (256, 2))]
+    q = kusari.Sequential(layers[0], F.relu, layers[1], F.relu, layers[2], rl.q_functions.DiscreteActionValueHead())
     optimizer = optimizers.Adam(alpha=SETTINGS["learning_rate"]).setup(q)
     agent = _pfrl_interface_agent(rl, q, optimizer, env, steps)
     loop.run_single(agent, env, steps, seed)

@@ -8,15 +8,18 @@ import numpy
 from bench.rl import loop
 from bench.rl.workloads import _shared
 
-DESCRIPTION = "PPO, CartPole-v1, 8 envs, 20k steps"
+DESCRIPTION = "PPO, CartPole-v1, 8 envs, 20,480 steps"
 ENV_ID = "CartPole-v1"
-STEPS = 20_000
+# 20k rounded up to a whole number of SB3's training periods (rollout of 8 x 32 = 256 steps): SB3's learn()
+# finishes its last period, so at 20,000 it would train one round more than kusari and PFRL
+STEPS = 20_480
 N_ENVS = 8
 SETTINGS = {
-    "source": "rl-baselines3-zoo hyperparams/ppo.yml, CartPole-v1 (zoo commit 22e3ff2); 20k of its 100k steps",
+    "source": "rl-baselines3-zoo hyperparams/ppo.yml, CartPole-v1 (zoo commit 22e3ff2); 20,480 of its 100k steps",
     "n_envs": N_ENVS, "n_steps": 32, "batch_size": 256, "gae_lambda": 0.8, "gamma": 0.98, "n_epochs": 20,
     "ent_coef": 0.0, "learning_rate": "lin_0.001", "clip_range": "lin_0.2", "vf_coef": 0.5, "max_grad_norm": 0.5,
     "adam_eps": 1e-5, "net_arch": "pi [64, 64], vf [64, 64], tanh",
+    "init": "SB3 ortho_init (orthogonal; gains sqrt(2) hidden, 0.01 policy, 1 value; zero biases)",
 }
 LEARNING_RATE, CLIP_RANGE = 1e-3, 0.2
 
