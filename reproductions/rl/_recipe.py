@@ -98,6 +98,11 @@ class ZooRecipe:
     decay_to_zero : tuple of str
         Agent attributes (dotted, e.g. ``'optimizer.alpha'``, ``'clip_eps'``) that fall linearly
         from their initial value to 0 over the budget (the zoo's ``lin_`` schedules).
+    select_best : bool
+        Score (and hand to the zoo) the run's best checkpoint, the ``best`` agent that the training
+        loop saves on its training-time evaluations (seed ``1000 * seed + 999``, never used by the
+        scoring), instead of the agent at the last step: model selection on held-out episodes, for
+        algorithms whose greedy policy swings from one round of updates to the next.
     """
 
     kind: str
@@ -107,6 +112,7 @@ class ZooRecipe:
     n_envs: int = 1
     budget_fractions: dict = dataclasses.field(default_factory=dict)
     decay_to_zero: tuple = ()
+    select_best: bool = False
 
     def __post_init__(self):
         known = hyperparameters(self.kind)
@@ -147,7 +153,8 @@ class ZooRecipe:
         """Train a new agent for ``tier.budget`` environment steps (the runner seeded NumPy).
 
         Progress, ``scores.txt`` and the saved agents (``best``, ``<steps>_finish``) go to
-        ``work_dir/training``. Returns the agent at the end of training.
+        ``work_dir/training``. Returns the agent at the end of training, or its best checkpoint
+        with ``select_best``.
         """
         agent = self.make_agent(tier)
         outdir = os.path.join(work_dir, "training")
@@ -172,6 +179,8 @@ class ZooRecipe:
             train_agent_batch_with_evaluation(agent, env, log_interval=interval, **common)
         env.close()
         eval_env.close()
+        if self.select_best:
+            agent.load(os.path.join(outdir, "best"))
         return agent
 
     def evaluate(self, agent: Any, tier: Tier, seed: int) -> float:
