@@ -179,7 +179,8 @@ class ZooRecipe:
             train_agent_batch_with_evaluation(agent, env, log_interval=interval, **common)
         env.close()
         eval_env.close()
-        if self.select_best:
+        if self.select_best:   # into a new agent: a checkpoint from before the first update has no optimizer state
+            agent = self.make_agent(tier)
             agent.load(os.path.join(outdir, "best"))
         return agent
 
