@@ -1,0 +1,211 @@
+"""kusari.rl against PFRL 0.4.0: one update from PFRL's own initial parameters and data.
+
+The fixtures in fixtures/pfrl/ were written by PFRL on torch (tools/make_pfrl_fixture.py); torch is
+not needed here. Parameter names are PFRL's with ``/`` for ``.``: torch's ``weight`` (out, in) is
+kusari's ``W`` (same layout), ``bias`` is ``b``.
+"""
+import math
+import pathlib
+
+import kusari
+import kusari.functions as F
+import numpy
+import pytest
+from kusari import optimizers
+from kusari.rl import explorers, nn, policies, q_functions, replay_buffers
+from kusari.rl.agents.ddpg import DDPG
+from kusari.rl.agents.double_dqn import DoubleDQN
+from kusari.rl.agents.dqn import DQN
+from kusari.rl.agents.ppo import PPO
+from kusari.rl.agents.td3 import TD3
+from kusari.rl.replay_buffer import batch_experiences
+
+FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "pfrl"
+RTOL, ATOL = 1e-5, 1e-6
+OBS, HIDDEN = 3, 8
+
+
+def load_fixture(name: str) -> dict:
+    path = FIXTURES / f"{name}.npz"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing; write it with tools/make_pfrl_fixture.py")
+    with numpy.load(path) as f:
+        return dict(f)
+
+
+def _torch_name(name: str) -> str:
+    """kusari's ``/model/output/W`` as the fixture's ``model/output/weight``."""
+    *path, leaf = name.strip("/").split("/")
+    return "/".join(path + [{"W": "weight", "b": "bias"}[leaf]])
+
+
+def _params(link: kusari.Link, fixture: dict, prefix: str) -> list:
+    """``(parameter, PFRL's array)`` pairs; the two sides must name the same parameters."""
+    expected = {k[len(prefix) + 1:]: v for k, v in fixture.items() if k.startswith(prefix + "/")}
+    params = {_torch_name(name): p for name, p in link.namedparams()}
+    assert sorted(params) == sorted(expected), f"{prefix}: kusari {sorted(params)} vs PFRL {sorted(expected)}"
+    return [(name, params[name], expected[name]) for name in sorted(params)]
+
+
+def load_params(link: kusari.Link, fixture: dict, prefix: str) -> None:
+    for _, param, value in _params(link, fixture, prefix):
+        assert param.array.shape == value.shape and value.dtype == param.array.dtype == numpy.float32
+        param.array[...] = value
+
+
+def assert_params(link: kusari.Link, fixture: dict, prefix: str) -> None:
+    for name, param, value in _params(link, fixture, prefix):
+        numpy.testing.assert_allclose(param.array, value, rtol=RTOL, atol=ATOL, err_msg=f"{prefix}/{name}")
+
+
+def assert_statistics(agent, fixture: dict, names) -> None:
+    stats = dict(agent.get_statistics())
+    for name in names:
+        numpy.testing.assert_allclose(stats[name], fixture[name], rtol=RTOL, atol=ATOL, err_msg=name)
+
+
+def experiences(fixture: dict, discrete: bool) -> list:
+    """The fixture's flat transitions as the n-step experiences (lists of dicts) PFRL was given."""
+    result, k = [], 0
+    for n in fixture["exp_len"]:
+        result.append([{
+            "state": fixture["state"][k + i],
+            "action": int(fixture["action"][k + i]) if discrete else fixture["action"][k + i],
+            "reward": float(fixture["reward"][k + i]), "next_state": fixture["next_state"][k + i],
+            "next_action": None, "is_state_terminal": bool(fixture["is_state_terminal"][k + i]),
+        } for i in range(n)])
+        k += n
+    return result
+
+
+def sgd(link: kusari.Link, fixture: dict | None = None) -> kusari.Optimizer:
+    return optimizers.SGD(lr=0.1).setup(link)
+
+
+def adam_as_torch(link: kusari.Link, fixture: dict) -> kusari.Optimizer:
+    """kusari's Adam (Chainer's) adds eps to ``sqrt(v)`` and puts the bias correction in the step
+    size; torch adds eps to ``sqrt(v / (1 - beta2**t))``. At the first step, ``eps * sqrt(1 - beta2)``
+    makes them one (with the same eps, elements of small gradient differ by ~6e-5 relative here)."""
+    beta2 = float(fixture["adam_beta2"])
+    return optimizers.Adam(alpha=float(fixture["adam_lr"]), beta2=beta2,
+                           eps=float(fixture["adam_eps"]) * math.sqrt(1 - beta2)).setup(link)
+
+
+def test_nstep_replay_buffer_batches_like_pfrl():
+    fx = load_fixture("nstep")
+    buffer = replay_buffers.ReplayBuffer(num_steps=int(fx["num_steps"]))
+    for e, (env_id, kind) in enumerate(zip(fx["event_env"].tolist(), fx["event_kind"].tolist())):
+        if kind == 2:
+            buffer.stop_current_episode(env_id=env_id)
+        else:
+            buffer.append(fx["state"][e], int(fx["action"][e]), float(fx["reward"][e]),
+                          fx["next_state"][e], is_state_terminal=kind == 1, env_id=env_id, event=e)
+    stored = [buffer.memory[i] for i in range(len(buffer))]
+    numpy.testing.assert_array_equal([exp[0]["event"] for exp in stored], fx["exp_first"])
+    numpy.testing.assert_array_equal([len(exp) for exp in stored], fx["exp_len"])
+    batch = batch_experiences(stored, None, lambda x: x, float(fx["gamma"]))
+    for key in ("state", "action", "reward", "next_state", "is_state_terminal", "discount"):
+        numpy.testing.assert_allclose(batch[key], fx["batch/" + key], rtol=RTOL, atol=ATOL, err_msg=key)
+        assert batch[key].dtype == fx["batch/" + key].dtype, key
+
+
+@pytest.mark.parametrize("name, agent_class, make_optimizer", [
+    ("dqn", DQN, sgd),
+    ("double_dqn", DoubleDQN, sgd),
+    ("dqn_adam", DQN, adam_as_torch),
+])
+def test_dqn_update_matches_pfrl(name, agent_class, make_optimizer):
+    fx = load_fixture(name)
+    assert fx["grad_norm"] > fx["max_grad_norm"]  # the fixture exercises the clipping
+    q = q_functions.FCStateQFunctionWithDiscreteAction(OBS, 2, HIDDEN, 1)
+    load_params(q, fx, "init")
+    batch_size = len(fx["exp_len"])
+    agent = agent_class(q, make_optimizer(q, fx), replay_buffers.ReplayBuffer(100), float(fx["gamma"]),
+                        explorers.Greedy(), replay_start_size=batch_size, minibatch_size=batch_size,
+                        target_update_interval=100, clip_delta=True, batch_accumulator="mean",
+                        max_grad_norm=float(fx["max_grad_norm"]))
+    load_params(agent.target_model, fx, "init_target")
+    agent.update(experiences(fx, discrete=True))
+    assert_params(agent.model, fx, "after")
+    assert_statistics(agent, fx, ("average_q", "average_loss"))
+
+
+def test_ppo_gae_and_update_match_pfrl():
+    fx = load_fixture("ppo")
+    steps, n_envs = fx["actions"].shape
+    model = nn.Branched(
+        kusari.Sequential(nn.MLP(OBS, 2, [HIDDEN], nonlinearity=F.tanh), policies.SoftmaxCategoricalHead()),
+        nn.MLP(OBS, 1, [HIDDEN], nonlinearity=F.tanh))
+    load_params(model, fx, "init")
+    agent = PPO(model, sgd(model), gamma=float(fx["gamma"]), lambd=float(fx["lambd"]),
+                update_interval=steps * n_envs, minibatch_size=steps * n_envs, epochs=1,
+                standardize_advantages=True)
+    captured = {}
+    make_dataset = agent._dataset
+
+    def capture(last_next_x):
+        captured["dataset"] = make_dataset(last_next_x)
+        return captured["dataset"]
+
+    agent._dataset = capture
+    for t in range(steps):
+        agent.batch_act(fx["obs"][t])
+        # PFRL was given fixed actions in place of its samples; so is kusari
+        x, sampled = agent._pending
+        agent._pending = (x, fx["actions"][t].astype(sampled.dtype))
+        agent.batch_observe(fx["next_obs"][t], fx["rewards"][t], fx["terminated"][t], fx["truncated"][t])
+    assert agent.n_updates == 1
+    advantages, value_targets = captured["dataset"][4:]
+    # kusari flattens the rollout time-major: row t * n_envs + i
+    numpy.testing.assert_allclose(advantages.reshape(steps, n_envs), fx["adv"], rtol=RTOL, atol=ATOL)
+    numpy.testing.assert_allclose(value_targets.reshape(steps, n_envs), fx["v_teacher"], rtol=RTOL, atol=ATOL)
+    assert_params(model, fx, "after")
+    assert_statistics(agent, fx, ("average_value_loss", "average_policy_loss", "explained_variance"))
+
+
+def deterministic_policy() -> kusari.Link:
+    return kusari.Sequential(nn.MLP(OBS, 1, [HIDDEN]), F.tanh, policies.DeterministicHead())
+
+
+def critic() -> kusari.Link:
+    return kusari.Sequential(nn.ConcatObsAndAction(), nn.MLP(OBS + 1, 1, [HIDDEN]))
+
+
+def test_ddpg_update_matches_pfrl():
+    fx = load_fixture("ddpg")
+    policy, q_func = deterministic_policy(), critic()
+    load_params(policy, fx, "init/policy")
+    load_params(q_func, fx, "init/q_func")
+    batch_size = len(fx["exp_len"])
+    agent = DDPG(policy, q_func, sgd(policy), sgd(q_func), replay_buffers.ReplayBuffer(100),
+                 float(fx["gamma"]), explorers.AdditiveGaussian(0.1), replay_start_size=batch_size,
+                 minibatch_size=batch_size, target_update_interval=100)
+    load_params(agent.target_policy, fx, "init_target/policy")
+    load_params(agent.target_q_function, fx, "init_target/q_func")
+    agent.update(experiences(fx, discrete=False))
+    assert_params(policy, fx, "after/policy")
+    assert_params(q_func, fx, "after/q_func")
+    assert_statistics(agent, fx, ("average_q", "average_actor_loss", "average_critic_loss"))
+
+
+def test_td3_update_matches_pfrl():
+    fx = load_fixture("td3")
+    nets = {"policy": deterministic_policy(), "q_func1": critic(), "q_func2": critic()}
+    for name, net in nets.items():
+        load_params(net, fx, f"init/{name}")
+    shift = float(fx["smoothing_shift"])
+    batch_size = len(fx["exp_len"])
+    agent = TD3(nets["policy"], nets["q_func1"], nets["q_func2"], *(sgd(net) for net in nets.values()),
+                replay_buffers.ReplayBuffer(100), float(fx["gamma"]), explorers.AdditiveGaussian(0.1),
+                replay_start_size=batch_size, minibatch_size=batch_size,
+                soft_update_tau=float(fx["soft_update_tau"]), max_grad_norm=float(fx["max_grad_norm"]),
+                policy_update_delay=1, target_policy_smoothing_func=lambda a: numpy.clip(a + shift, -1, 1))
+    targets = {"policy": agent.target_policy, "q_func1": agent.target_q_func1, "q_func2": agent.target_q_func2}
+    for name, target in targets.items():
+        load_params(target, fx, f"init_target/{name}")
+    agent.update(experiences(fx, discrete=False))
+    for name, net in nets.items():
+        assert_params(net, fx, f"after/{name}")
+        assert_params(targets[name], fx, f"after_target/{name}")
+    assert_statistics(agent, fx, ("average_q1", "average_q2", "average_q_func1_loss", "average_q_func2_loss",
+                                  "average_policy_loss"))

@@ -1,0 +1,335 @@
+"""Write the PFRL 0.4.0 parity fixtures used by tests/rl/test_pfrl_parity.py.
+
+Run ``python tools/make_pfrl_fixture.py [OUT_DIR] [--python PEER_PYTHON]``. The peer is PFRL 0.4.0 on
+torch (CPU) in the benchmarks' ``rl-peers`` virtual environment (``bench.environments.ensure``: built
+once under ``$KUSARI_BENCH_CACHE``, default ``~/.cache/kusari-bench``), or the interpreter given with
+``--python``. A script run in it builds tiny seeded networks (observations of size 3, one hidden layer
+of 8 units), feeds PFRL's own agents fixed data and writes into ``tests/rl/fixtures/pfrl/`` (or
+OUT_DIR), for every case, the initial parameters (torch names with ``/`` for ``.``, under ``init/`` and
+``init_target/``), the data fed in and PFRL's results after ONE update:
+
+- ``nstep.npz``: a ``ReplayBuffer(num_steps=3)`` fed two interleaved environments' episodes (a
+  terminal state, truncations by ``stop_current_episode``, an unfinished episode): the ``events``
+  replayed, and for its stored experiences in order their first event, length and
+  ``batch_experiences(gamma=0.9)`` (``reward``, ``discount``, ``is_state_terminal``, ``state``,
+  ``next_state``);
+- ``dqn.npz``, ``double_dqn.npz``: ``DQN`` / ``DoubleDQN`` (Huber loss, ``batch_accumulator='mean'``,
+  ``max_grad_norm`` below the gradient's norm, SGD lr 0.1) with a target network that differs from
+  the model, after ``agent.update(experiences)`` on 6 experiences of 1 to 3 steps; ``average_q``,
+  ``average_loss`` and the unclipped ``grad_norm``;
+- ``dqn_adam.npz``: the same DQN step with ``torch.optim.Adam(lr=1e-2, eps=1e-8)`` and its
+  ``adam_lr``, ``adam_beta2``, ``adam_eps`` (torch adds eps to the bias-corrected ``sqrt(v_hat)``,
+  Chainer's Adam to ``sqrt(v)``);
+- ``ppo.npz``: ``PPO`` (GAE lambda 0.8, standardized advantages, one epoch, one minibatch of the whole
+  rollout, SGD lr 0.1) driven through ``batch_act``/``batch_observe`` on a fixed rollout of two
+  environments over 6 steps with a truncation and terminations, each sampled action replaced by the
+  fixed one; the advantages ``adv`` and value targets ``v_teacher`` (time, env), the statistics and
+  the parameters after the update;
+- ``ddpg.npz``: ``DDPG`` after ``agent.update(experiences)`` on 6 one-step experiences (target networks
+  differing from the online ones, SGD lr 0.1);
+- ``td3.npz``: ``TD3`` with ``policy_update_delay=1``, ``soft_update_tau=0.1``, ``max_grad_norm=0.5``
+  and the deterministic smoothing ``clip(a + smoothing_shift, -1, 1)``: all six networks after one
+  ``agent.update(experiences)``.
+
+SGD stands in for Adam in the agents' cases: Adam's first step is ``lr * sign(g)`` up to eps, which
+would hide the loss scale and gradient clipping that these fixtures are there to check.
+"""
+import argparse
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "tests" / "rl" / "fixtures" / "pfrl"
+
+PEER_SCRIPT = r'''
+import copy
+import random
+import sys
+from importlib.metadata import version
+
+import numpy as np
+import torch
+from torch import nn
+
+import pfrl
+from pfrl import agents, explorers, policies, q_functions, replay_buffers
+from pfrl.nn import MLP, Branched, ConcatObsAndAction
+from pfrl.replay_buffer import batch_experiences
+
+assert version("pfrl") == "0.4.0", version("pfrl")
+out = sys.argv[1]
+random.seed(0)  # PFRL's PPO shuffles its minibatches with Python's random
+torch.manual_seed(0)
+torch.set_num_threads(1)
+rng = np.random.RandomState(0)
+OBS, HIDDEN, GAMMA, BATCH = 3, 8, 0.9, 6
+
+
+def randomize_biases(module):
+    # PFRL starts biases at zero; nonzero ones check that the test loads them too
+    with torch.no_grad():
+        for name, p in module.named_parameters():
+            if name.endswith("bias"):
+                p.copy_(torch.from_numpy(rng.uniform(-0.1, 0.1, p.shape).astype(np.float32)))
+    return module
+
+
+def export(prefix, module):
+    return {f"{prefix}/{name.replace('.', '/')}": p.detach().numpy().copy()
+            for name, p in module.named_parameters()}
+
+
+def perturbed_state(module):
+    """A state dict near ``module``'s, for target networks that differ from the online ones."""
+    return {k: v + torch.from_numpy(rng.normal(0, 0.2, v.shape).astype(np.float32))
+            for k, v in module.state_dict().items()}
+
+
+def random_experiences(lengths, terminal, action_fn):
+    """Flat arrays of n-step experiences (consecutive transitions) of the given lengths."""
+    arrays = {k: [] for k in ("state", "action", "reward", "next_state", "is_state_terminal")}
+    for n, term in zip(lengths, terminal):
+        obs = rng.uniform(-1, 1, (n + 1, OBS)).astype(np.float32)
+        arrays["state"].extend(obs[:-1])
+        arrays["next_state"].extend(obs[1:])
+        arrays["action"].extend(action_fn() for _ in range(n))
+        arrays["reward"].extend(rng.uniform(-3, 3, n).astype(np.float32))
+        arrays["is_state_terminal"].extend([False] * (n - 1) + [term])
+    arrays = {k: np.asarray(v) for k, v in arrays.items()}
+    arrays["exp_len"] = np.asarray(lengths, np.int64)
+    return arrays
+
+
+def build_experiences(arrays, discrete):
+    experiences, k = [], 0
+    for n in arrays["exp_len"]:
+        experiences.append([dict(
+            state=arrays["state"][k + i],
+            action=int(arrays["action"][k + i]) if discrete else arrays["action"][k + i],
+            reward=float(arrays["reward"][k + i]), next_state=arrays["next_state"][k + i],
+            next_action=None, is_state_terminal=bool(arrays["is_state_terminal"][k + i]))
+            for i in range(n)])
+        k += n
+    return experiences
+
+
+def sgd(module):
+    return torch.optim.SGD(module.parameters(), lr=0.1)
+
+
+def grad_l2_norm(module, loss):
+    module.zero_grad()
+    loss.backward()
+    norm = float(np.sqrt(sum(float((p.grad ** 2).sum()) for p in module.parameters())))
+    module.zero_grad()
+    return norm
+
+
+def nstep_case():
+    buffer = replay_buffers.ReplayBuffer(num_steps=3)
+    # (env_id, kind): kind 0 appends a non-terminal transition, 1 a terminal one, 2 stops the episode
+    events = [(0, 0), (0, 0), (1, 0), (0, 0), (1, 0), (0, 0), (1, 2), (0, 1),
+              (1, 0), (0, 0), (1, 0), (0, 0), (1, 0), (1, 0), (0, 2), (1, 0), (0, 0)]
+    n = len(events)
+    state = rng.uniform(-1, 1, (n, OBS)).astype(np.float32)
+    next_state = rng.uniform(-1, 1, (n, OBS)).astype(np.float32)
+    reward = rng.uniform(-3, 3, n).astype(np.float32)
+    action = rng.randint(0, 2, n)
+    for e, (env_id, kind) in enumerate(events):
+        if kind == 2:
+            buffer.stop_current_episode(env_id=env_id)
+            continue
+        transition = dict(state=state[e], action=int(action[e]), reward=float(reward[e]),
+                          next_state=next_state[e], next_action=None, is_state_terminal=kind == 1,
+                          env_id=env_id, event=e)  # an extra key, kept in the transition
+        buffer.append(**transition)
+    experiences = [buffer.memory[i] for i in range(len(buffer))]
+    batch = batch_experiences(experiences, torch.device("cpu"), lambda x: x, GAMMA)
+    np.savez(out + "/nstep.npz", gamma=GAMMA, num_steps=3,
+             event_env=np.asarray([e for e, _ in events]),
+             event_kind=np.asarray([k for _, k in events]), state=state, next_state=next_state,
+             reward=reward, action=action,
+             exp_first=np.asarray([exp[0]["event"] for exp in experiences]),
+             exp_len=np.asarray([len(exp) for exp in experiences]),
+             **{"batch/" + k: v.numpy() for k, v in batch.items()})
+
+
+def dqn_cases():
+    q = randomize_biases(q_functions.FCStateQFunctionWithDiscreteAction(OBS, 2, HIDDEN, 1))
+    init, target = copy.deepcopy(q.state_dict()), perturbed_state(q)
+    arrays = random_experiences([1, 2, 3, 3, 2, 1], [False, True, False, True, False, False],
+                                lambda: rng.randint(0, 2))
+    max_grad_norm = 0.5
+
+    def run(cls, make_optimizer, name, **extra):
+        model = q_functions.FCStateQFunctionWithDiscreteAction(OBS, 2, HIDDEN, 1)
+        model.load_state_dict(init)
+        agent = cls(model, make_optimizer(model), replay_buffers.ReplayBuffer(100), GAMMA,
+                    explorers.Greedy(), replay_start_size=BATCH, minibatch_size=BATCH,
+                    target_update_interval=100, clip_delta=True, batch_accumulator="mean",
+                    max_grad_norm=max_grad_norm)
+        agent.target_model.load_state_dict(target)
+        experiences = build_experiences(arrays, discrete=True)
+        exp_batch = batch_experiences(experiences, agent.device, agent.phi, agent.gamma)
+        # the norm from a throwaway copy, so that the agent's statistics see one update only
+        probe = copy.deepcopy(agent)
+        norm = grad_l2_norm(probe.model, probe._compute_loss(exp_batch))
+        assert norm > max_grad_norm, (name, norm)
+        fixture = dict(export("init", q), **export("init_target", agent.target_model), **arrays)
+        agent.update(experiences)
+        stats = dict(agent.get_statistics())
+        fixture.update(export("after", agent.model), gamma=GAMMA, max_grad_norm=max_grad_norm,
+                       grad_norm=norm, average_q=stats["average_q"],
+                       average_loss=stats["average_loss"], **extra)
+        np.savez(out + f"/{name}.npz", **fixture)
+
+    run(agents.DQN, sgd, "dqn")
+    run(agents.DoubleDQN, sgd, "double_dqn")
+    adam = dict(adam_lr=1e-2, adam_beta2=0.999, adam_eps=1e-8)
+    run(agents.DQN, lambda m: torch.optim.Adam(m.parameters(), lr=adam["adam_lr"],
+                                               betas=(0.9, adam["adam_beta2"]), eps=adam["adam_eps"]),
+        "dqn_adam", **adam)
+
+
+def ppo_case():
+    n_envs, steps = 2, 6
+    model = randomize_biases(Branched(
+        nn.Sequential(MLP(OBS, 2, [HIDDEN], nonlinearity=torch.tanh),
+                      policies.SoftmaxCategoricalHead()),
+        MLP(OBS, 1, [HIDDEN], nonlinearity=torch.tanh)))
+    fixture = export("init", model)
+    agent = agents.PPO(model, sgd(model), gamma=GAMMA, lambd=0.8, update_interval=n_envs * steps,
+                       minibatch_size=n_envs * steps, epochs=1, standardize_advantages=True)
+    terminated = np.zeros((steps, n_envs), bool)
+    truncated = np.zeros((steps, n_envs), bool)
+    truncated[1, 0] = True
+    terminated[4, 0] = True
+    terminated[2, 1] = True
+    obs = np.empty((steps, n_envs, OBS), np.float32)
+    next_obs = rng.uniform(-1, 1, (steps, n_envs, OBS)).astype(np.float32)
+    obs[0] = rng.uniform(-1, 1, (n_envs, OBS))
+    for t in range(1, steps):
+        ended = terminated[t - 1] | truncated[t - 1]
+        obs[t] = np.where(ended[:, None], rng.uniform(-1, 1, (n_envs, OBS)), next_obs[t - 1])
+    actions = rng.randint(0, 2, (steps, n_envs))
+    rewards = rng.uniform(-1, 1, (steps, n_envs)).astype(np.float32)
+
+    dataset = []  # PFRL's transitions with their "adv" and "v_teacher", caught on their way in
+    update = agent._update
+    agent._update = lambda d: (dataset.extend(d), update(d))
+    for t in range(steps):
+        agent.batch_act(obs[t])
+        agent.batch_last_action = list(actions[t])  # the fixed action instead of the sampled one
+        agent.batch_observe(next_obs[t], rewards[t], terminated[t], truncated[t])
+    assert agent.n_updates == 1 and len(dataset) == n_envs * steps
+    adv = np.full((steps, n_envs), np.nan, np.float32)
+    v_teacher = np.full((steps, n_envs), np.nan, np.float32)
+    for transition in dataset:
+        t, i = map(int, np.argwhere((obs == transition["state"]).all(axis=2))[0])
+        adv[t, i], v_teacher[t, i] = transition["adv"], transition["v_teacher"]
+    stats = dict(agent.get_statistics())
+    fixture.update(export("after", model), gamma=GAMMA, lambd=0.8, obs=obs, next_obs=next_obs,
+                   actions=actions, rewards=rewards, terminated=terminated, truncated=truncated,
+                   adv=adv, v_teacher=v_teacher, average_value_loss=stats["average_value_loss"],
+                   average_policy_loss=stats["average_policy_loss"],
+                   explained_variance=stats["explained_variance"])
+    np.savez(out + "/ppo.npz", **fixture)
+
+
+def make_policy():
+    return randomize_biases(nn.Sequential(MLP(OBS, 1, [HIDDEN]), nn.Tanh(),
+                                          policies.DeterministicHead()))
+
+
+def make_critic():
+    return randomize_biases(nn.Sequential(ConcatObsAndAction(), MLP(OBS + 1, 1, [HIDDEN])))
+
+
+def continuous_experiences():
+    return random_experiences([1] * BATCH, [False, False, True, False, True, False],
+                              lambda: rng.uniform(-1, 1, 1).astype(np.float32))
+
+
+def ddpg_case():
+    policy, critic = make_policy(), make_critic()
+    fixture = dict(export("init/policy", policy), **export("init/q_func", critic))
+    agent = agents.DDPG(policy, critic, sgd(policy), sgd(critic), replay_buffers.ReplayBuffer(100),
+                        GAMMA, explorers.AdditiveGaussian(0.1), replay_start_size=BATCH,
+                        minibatch_size=BATCH, target_update_interval=100)
+    agent.target_policy.load_state_dict(perturbed_state(policy))
+    agent.target_q_function.load_state_dict(perturbed_state(critic))
+    fixture.update(export("init_target/policy", agent.target_policy),
+                   **export("init_target/q_func", agent.target_q_function))
+    arrays = continuous_experiences()
+    agent.update(build_experiences(arrays, discrete=False))
+    stats = dict(agent.get_statistics())
+    fixture.update(export("after/policy", policy), **export("after/q_func", critic), **arrays,
+                   gamma=GAMMA, **{k: stats[k] for k in ("average_q", "average_actor_loss",
+                                                         "average_critic_loss")})
+    np.savez(out + "/ddpg.npz", **fixture)
+
+
+def td3_case():
+    shift, tau, max_grad_norm = 0.6, 0.1, 0.5
+    nets = {"policy": make_policy(), "q_func1": make_critic(), "q_func2": make_critic()}
+    fixture = {}
+    for name, net in nets.items():
+        fixture.update(export(f"init/{name}", net))
+    agent = agents.TD3(nets["policy"], nets["q_func1"], nets["q_func2"], sgd(nets["policy"]),
+                       sgd(nets["q_func1"]), sgd(nets["q_func2"]), replay_buffers.ReplayBuffer(100),
+                       GAMMA, explorers.AdditiveGaussian(0.1), replay_start_size=BATCH,
+                       minibatch_size=BATCH, soft_update_tau=tau, max_grad_norm=max_grad_norm,
+                       policy_update_delay=1,
+                       target_policy_smoothing_func=lambda a: torch.clamp(a + shift, -1, 1))
+    targets = {"policy": agent.target_policy, "q_func1": agent.target_q_func1,
+               "q_func2": agent.target_q_func2}
+    for name, target in targets.items():
+        target.load_state_dict(perturbed_state(nets[name]))
+        fixture.update(export(f"init_target/{name}", target))
+    arrays = continuous_experiences()
+    agent.update(build_experiences(arrays, discrete=False))
+    stats = dict(agent.get_statistics())
+    for name in nets:
+        fixture.update(export(f"after/{name}", nets[name]),
+                       **export(f"after_target/{name}", targets[name]))
+    fixture.update(arrays, gamma=GAMMA, smoothing_shift=shift, soft_update_tau=tau,
+                   max_grad_norm=max_grad_norm,
+                   **{k: stats[k] for k in ("average_q1", "average_q2", "average_q_func1_loss",
+                                            "average_q_func2_loss", "average_policy_loss")})
+    np.savez(out + "/td3.npz", **fixture)
+
+
+nstep_case()
+dqn_cases()
+ppo_case()
+ddpg_case()
+td3_case()
+print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)
+'''
+
+
+def _peer_python(python: str | None) -> str:
+    """The interpreter with PFRL 0.4.0: ``python`` if given, else the bench's ``rl-peers`` venv."""
+    if python is not None:
+        return python
+    sys.path.insert(0, str(ROOT))
+    from bench.environments import ensure
+
+    return ensure("rl-peers")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", type=pathlib.Path, default=DEFAULT_OUT,
+                        help="output directory (default: tests/rl/fixtures/pfrl)")
+    parser.add_argument("--python", help="an interpreter that already has pfrl==0.4.0 and torch")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    python = _peer_python(args.python)
+    # PFRL imports the old gym, which warns at import; the fixtures do not depend on it
+    subprocess.run([python, "-W", "ignore", "-c", PEER_SCRIPT, str(args.out)], check=True)
+
+
+if __name__ == "__main__":
+    main()
