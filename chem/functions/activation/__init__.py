@@ -1,0 +1,1 @@
+"""Activation functions of kusari.chem."""

@@ -1,0 +1,1 @@
+"""Loss functions of kusari.chem."""

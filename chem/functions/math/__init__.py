@@ -1,0 +1,1 @@
+"""Math functions of kusari.chem."""

@@ -1,0 +1,1 @@
+"""Array-shaping links of kusari.chem."""

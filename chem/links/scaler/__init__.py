@@ -1,0 +1,1 @@
+"""Feature scalers (Chainer Chemistry's chainer_chemistry.links.scaler)."""
