@@ -25,6 +25,7 @@ def _pfrl_interface_agent(rl, model, optimizer):
     s = SETTINGS
     return rl.agents.A2C(model, optimizer, s["gamma"], N_ENVS, update_steps=s["n_steps"],
                          v_loss_coef=s["vf_coef"], entropy_coeff=s["ent_coef"], max_grad_norm=s["max_grad_norm"],
+                         act_deterministically=True,   # evaluated greedily, as SB3's predict(deterministic=True)
                          phi=lambda x: x.astype(numpy.float32, copy=False))
 
 

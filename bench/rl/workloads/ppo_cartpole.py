@@ -30,6 +30,7 @@ def _pfrl_interface_agent(rl, model, optimizer):
                          entropy_coef=s["ent_coef"], update_interval=s["n_steps"] * N_ENVS,
                          minibatch_size=s["batch_size"], epochs=s["n_epochs"], clip_eps=CLIP_RANGE,
                          standardize_advantages=True, max_grad_norm=s["max_grad_norm"],
+                         act_deterministically=True,   # evaluated greedily, as SB3's predict(deterministic=True)
                          phi=lambda x: x.astype(numpy.float32, copy=False))
 
 
