@@ -1,4 +1,4 @@
-"""The registered zoo entries; each one's file, checksum and metric come from the reproduction named in it.
+"""The registered zoo entries; each one"s file, checksum and metric come from the reproduction named in it.
 
 The values are copied from ``reproductions/results/<reproduction>.full.json`` ("weights" record),
 written by ``python -m reproductions run NAME --tier full``. A network entry names its
@@ -28,4 +28,28 @@ register(Entry(
     metric={"test_error": 0.0172},
     reproduction="vision/mnist_mlp (full tier, seed 0)",
     commit="f87b2efb6fcd0db89f1669b05dcd1a135016e213+dirty",
+))
+
+register(Entry(
+    name="dqn-cartpole",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "dqn", "env_id": "CartPole-v1", "hidden_sizes": (256, 256)},
+    file="dqn-cartpole.npz",
+    sha256="aaf17da3a3e311a5ad5fc13c3d2361871ac8075f6bb4804af6c8ff79a1fb71c0",
+    dataset="CartPole-v1",
+    metric={"mean_return": 500.0},
+    reproduction="rl/cartpole_dqn (full tier, seed 0)",
+    commit="8a9215f939a6e06addeb7785683aa1c3210af758",
+))
+
+register(Entry(
+    name="td3-pendulum",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "td3", "env_id": "Pendulum-v1", "hidden_sizes": (400, 300)},
+    file="td3-pendulum.npz",
+    sha256="a7c6531a776fc826810cb7a48baea04040c16020fb07eefb99b0b5b37e9fb87b",
+    dataset="Pendulum-v1",
+    metric={"mean_return": -148.1},
+    reproduction="rl/pendulum_td3 (full tier, seed 0)",
+    commit="4d3fb105ea874112be53f2cc1a7524c9c91a024a",
 ))
