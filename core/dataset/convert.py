@@ -113,6 +113,8 @@ def _concat(items, padding, where):
     arrays = [item if isinstance(item, xp.ndarray) else xp.asarray(item) for item in items]
     shapes = {a.shape for a in arrays}
     if len(shapes) == 1:
+        if xp is numpy:   # numpy.array stacks many small arrays about twice as fast as numpy.stack
+            return numpy.array(arrays)
         with backend.using_device(backend.get_device_from_array(arrays[0])):
             return xp.stack(arrays)
     label = "" if where is None else f" at {where!r}"
