@@ -1,4 +1,4 @@
-"""Write the Chainer Chemistry 0.7.1 data-side fixtures used by the tests under tests/chem/.
+"""Write the Chainer Chemistry 0.7.1 fixtures (data side and models) used by the tests under tests/chem/.
 
 Run ``python tools/make_chemistry_fixture.py`` (with the repository's ``.venv`` Python). It creates (once) a
 Python 3.11 virtual environment under ``kusari_home()/chainer-chemistry-0.7.1-venv`` holding NumPy 1.23.5,
@@ -20,11 +20,20 @@ from a fixed seed:
 - ``wle.npz``: ``apply_wle_for_datasets`` / ``apply_cwle_for_datasets`` / ``findmaxidx`` on three NFP datasets;
 - ``numpy_tuple_dataset.npz``: ``NumpyTupleDataset.save`` of the ragged NFP dataset (object arrays, pickled
   by NumPy); ``numpy_tuple_dataset_padded.npz``: the same with ``out_size=32`` (no object arrays);
+- ``models/<F>.model.npz`` and ``models/<F>.io.npz`` for each model fixture F (every family of
+  ``chainer_chemistry.models`` but CGCNN, in small configurations, the MPNN message/readout combinations, the
+  GWM, CWLE and GWLE variants, and ``predictor`` from ``set_up_predictor('ggnn', ...)``): the model saved by
+  ``chainer.serializers.save_npz`` after one forward, and its constructor arguments, inputs (four molecules of
+  ``molecules.csv`` through the preprocessor and converter), test-mode output and the gradients of
+  ``sum(y * gy)``;
+- ``models/links.npz``: the same per link of ``chainer_chemistry.links`` (readouts, updates, connections),
+  with each link's serialized state; ``models/evaluators.npz``: the ROC AUC, PRC AUC and R2 evaluators on
+  fixed predictions;
 - ``README.md``: what each file holds, the versions used and this command.
 
-into ``tests/chem/fixtures/`` (or the directory given as the first argument). Every npz written by the
-script (not by Chainer Chemistry) stores a ``versions`` JSON entry and fixed zip timestamps, so a re-run
-rewrites identical bytes.
+into ``tests/chem/fixtures/`` (or the directory given as the first argument). Every npz has fixed zip
+timestamps, so a re-run rewrites identical bytes; those written by the script itself (not by Chainer Chemistry
+or Chainer's ``save_npz``) also store a ``versions`` JSON entry.
 """
 import json
 import os
@@ -46,6 +55,7 @@ PEER_DEPENDENCIES = [
 ]
 
 PEER_SCRIPT = r'''
+import contextlib
 import io
 import inspect
 import json
@@ -62,10 +72,14 @@ warnings.filterwarnings("ignore", category=DeprecationWarning)
 warnings.filterwarnings("ignore", category=np.VisibleDeprecationWarning)
 
 import chainer
+import chainer.functions as F
 import chainer_chemistry
 import pandas
 import rdkit
 from rdkit import Chem, RDLogger
+from chainer_chemistry import links as chem_links
+from chainer_chemistry import models as chem_models
+from chainer_chemistry.dataset.converters import converter_method_dict, megnet_converter
 from chainer_chemistry.dataset.parsers import CSVFileParser, SmilesParser
 from chainer_chemistry.dataset.preprocessors import (
     GGNNPreprocessor, MolFeatureExtractionError, NFPPreprocessor, preprocess_method_dict)
@@ -74,6 +88,11 @@ from chainer_chemistry.dataset.preprocessors.wle import (
 from chainer_chemistry.dataset.splitters import (
     DeepChemScaffoldSplitter, RandomSplitter, ScaffoldSplitter, StratifiedSplitter, TimeSplitter)
 from chainer_chemistry.datasets import NumpyTupleDataset
+from chainer_chemistry.models.megnet import MEGNet  # not exported by chainer_chemistry.models
+from chainer_chemistry.models.prediction import set_up_predictor
+from chainer_chemistry.training.extensions import R2ScoreEvaluator, ROCAUCEvaluator
+# not exported by chainer_chemistry.training.extensions
+from chainer_chemistry.training.extensions.prc_auc_evaluator import PRCAUCEvaluator
 
 RDLogger.DisableLog("rdApp.*")  # the unparsable SMILES is expected; its error log is noise here
 
@@ -353,16 +372,276 @@ def write_numpy_tuple_datasets(csv_path):
         NumpyTupleDataset.save(os.path.join(OUT, name), parser.parse(csv_path)["dataset"])
 
 
+# ---- model side: tests/chem/fixtures/models/ ----
+
+MODELS_OUT = os.path.join(OUT, "models")
+# ethanol, pyridine, glycine zwitterion, acetonitrile: three to six heavy atoms, no atomic number above 8,
+# single, double, triple and aromatic bonds
+MODEL_ROWS = [0, 2, 3, 11]
+N_ATOM_TYPES = 10
+SMALL = dict(out_dim=4, hidden_channels=8, n_update_layers=2, n_atom_types=N_ATOM_TYPES)
+
+# fixture name, model class, constructor kwargs, preprocess_method_dict key
+MODEL_SPECS = [
+    ("NFP", chem_models.NFP, dict(SMALL, max_degree=4), "nfp"),
+    ("GGNN", chem_models.GGNN, SMALL, "ggnn"),
+    ("GGNN-untied-concat", chem_models.GGNN, dict(SMALL, weight_tying=False, concat_hidden=True), "ggnn"),
+] + [
+    ("MPNN-{}-{}".format(message, readout), chem_models.MPNN,
+     dict(SMALL, message_func=message, readout_func=readout), "ggnn")
+    for message in ("edgenet", "ggnn") for readout in ("set2set", "ggnn")
+] + [
+    ("GIN", chem_models.GIN, SMALL, "gin"),
+    ("RSGCN", chem_models.RSGCN, SMALL, "rsgcn"),
+    ("RSGCN-batchnorm", chem_models.RSGCN, dict(SMALL, use_batch_norm=True), "rsgcn"),
+    ("SchNet", chem_models.SchNet, dict(SMALL, readout_hidden_dim=8, num_rbf=30), "schnet"),
+    ("RelGCN", chem_models.RelGCN, dict(out_dim=4, hidden_channels=[8, 8], n_atom_types=N_ATOM_TYPES), "relgcn"),
+    ("RelGCN-scale_adj", chem_models.RelGCN,
+     dict(out_dim=4, hidden_channels=[8, 8], n_atom_types=N_ATOM_TYPES, scale_adj=True), "relgcn"),
+    ("RelGAT", chem_models.RelGAT, dict(SMALL, n_heads=2), "relgat"),
+    ("GNNFiLM", chem_models.GNNFiLM, SMALL, "gnnfilm"),
+    ("WeaveNet", chem_models.WeaveNet,
+     dict(weave_channels=[8, 8], hidden_dim=8, n_atom=20, n_atom_types=N_ATOM_TYPES), "weavenet"),
+    ("MLP", chem_models.MLP, dict(out_dim=4, hidden_dim=8, n_layers=2), "ecfp"),
+    ("MEGNet", MEGNet, dict(out_dim=4, n_update_layers=1), "megnet"),
+    ("GGNN_GWM", chem_models.GGNN_GWM, SMALL, "ggnn_gwm"),
+    ("NFP_GWM", chem_models.NFP_GWM, dict(SMALL, max_degree=4), "nfp_gwm"),
+    ("GIN_GWM", chem_models.GIN_GWM, SMALL, "gin_gwm"),
+    # GeneralReadout keeps the width, so GWM (and CWLE, GWLE) refuse out_dim != hidden_channels with it
+    ("RSGCN_GWM", chem_models.RSGCN_GWM, dict(SMALL, out_dim=8), "rsgcn_gwm"),
+]
+
+# the CWLE and GWLE models, fed atom arrays, adjacencies and the WLE labels of apply_cwle_for_datasets(k=1)
+N_WLE_TYPES = 16
+WLE_SPECS = [
+    ("{}_{}".format(base, kind), getattr(chem_models, "{}_{}".format(base, kind)),
+     dict(SMALL, n_wle_types=N_WLE_TYPES, **extra), method)
+    for kind in ("CWLE", "GWLE")
+    for base, method, extra in (("GGNN", "ggnn", {}), ("RelGAT", "relgat", {}), ("RelGCN", "relgcn", {}),
+                                ("GIN", "gin", {}), ("NFP", "nfp", {}),
+                                ("RSGCN", "rsgcn", dict(out_dim=8)))  # GeneralReadout: as RSGCN_GWM
+]
+WLE_CALL = "apply_cwle_for_datasets((NumpyTupleDataset(atoms, adjacencies, zero labels),), k=1)"
+
+
+def save_model_npz(path, link):
+    """chainer.serializers.save_npz, with its zip timestamps fixed so that a re-run writes identical bytes."""
+    buffer = io.BytesIO()
+    chainer.serializers.save_npz(buffer, link)
+    with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as source, zipfile.ZipFile(path, "w") as archive:
+        for item in source.infolist():
+            info = zipfile.ZipInfo(item.filename, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = item.compress_type
+            archive.writestr(info, source.read(item))
+
+
+def object_array(items):
+    """A 1-D object array of possibly ragged arrays (np.array would try to stack equal shapes)."""
+    array = np.empty(len(items), dtype=object)
+    array[:] = list(items)
+    return array
+
+
+def model_inputs(method, wle=False):
+    """The MODEL_ROWS molecules through the method's preprocessor and converter: the model's input arrays.
+
+    With wle, apply_cwle_for_datasets(k=1) first adds each molecule's WLE label array after its adjacency.
+    """
+    cls = preprocess_method_dict[method]
+    preprocessor = cls(**preprocessor_kwargs(cls))
+    examples = []
+    for row in MODEL_ROWS:
+        _, mol = preprocessor.prepare_smiles_and_mol(Chem.MolFromSmiles(MOLECULES[row]))
+        features = preprocessor.get_input_features(mol)
+        examples.append(features if isinstance(features, tuple) else (features,))
+    if wle:
+        dataset = NumpyTupleDataset(object_array([example[0] for example in examples]),
+                                    object_array([example[1] for example in examples]),
+                                    np.zeros((len(examples), 1), np.float32))
+        (expanded,), _, _ = apply_cwle_for_datasets((dataset,), k=1)
+        if findmaxidx((expanded,), "wle_label") > N_WLE_TYPES:
+            raise ValueError("model_inputs: more WLE labels than N_WLE_TYPES={}".format(N_WLE_TYPES))
+        examples = [expanded[i][:3] for i in range(len(expanded))]
+    if method == "megnet":
+        # megnet_converter takes a label last in each example; this placeholder is dropped again
+        batch = megnet_converter([example + (np.zeros(1, np.float32),) for example in examples], device=-1)
+        return list(batch[:-1])
+    return list(converter_method_dict[method](examples, device=-1))
+
+
+def forward_backward(link, xs, prefix, entries):
+    """Test-mode forward on xs, then backward of sum(y * gy); stores x, y, gy, grad and gx under prefix."""
+    inputs = [chainer.Variable(x) if x.dtype.kind == "f" else x for x in xs]
+    with chainer.using_config("train", False):
+        y = link(*inputs)
+    gy = np.random.RandomState(0).standard_normal(y.shape).astype(np.float32)
+    link.cleargrads()
+    F.sum(y * gy).backward()
+    for k, x in enumerate(xs):
+        entries["{}x/{}".format(prefix, k)] = x
+    entries[prefix + "y"] = y.array
+    entries[prefix + "gy"] = gy
+    no_grad = []
+    for path, param in sorted(link.namedparams()):
+        if param.grad is not None:
+            entries[prefix + "grad" + path] = param.grad
+        elif param.array is not None:
+            no_grad.append(path)
+    for k, x in enumerate(inputs):
+        if isinstance(x, chainer.Variable) and x.grad is not None:
+            entries["{}gx/{}".format(prefix, k)] = x.grad
+    # parameters still uninitialized after the forward are saved as None entries by save_npz
+    entries[prefix + "none_params"] = text(sorted(path for path, p in link.namedparams() if p.array is None))
+    entries[prefix + "no_grad_params"] = text(no_grad)
+
+
+def write_model(name, constructor, config, method, wle=False):
+    """name.model.npz (the model after one forward) and name.io.npz (its inputs, output and gradients)."""
+    np.random.seed(0)
+    model = constructor(**config)
+    xs = model_inputs(method, wle)
+    entries = {"class": text(constructor.__name__), "module": text(constructor.__module__),
+               "config": text(json.dumps(config, sort_keys=True)),
+               "preprocessor": text(method), "smiles": text([MOLECULES[row] for row in MODEL_ROWS])}
+    if wle:
+        entries["wle"] = text(WLE_CALL)
+    forward_backward(model, xs, "", entries)
+    save_model_npz(os.path.join(MODELS_OUT, name + ".model.npz"), model)
+    save_npz(os.path.join("models", name + ".io.npz"), entries)
+
+
+def write_models():
+    """Every MODEL_SPECS and WLE_SPECS model, and set_up_predictor('ggnn', ...)'s GraphConvPredictor."""
+    os.makedirs(MODELS_OUT, exist_ok=True)
+    for name, cls, config, method in MODEL_SPECS:
+        write_model(name, cls, config, method)
+    for name, cls, config, method in WLE_SPECS:
+        write_model(name, cls, config, method, wle=True)
+    predictor_kwargs = dict(method="ggnn", n_unit=8, conv_layers=2, class_num=2, n_atom_types=N_ATOM_TYPES)
+    with contextlib.redirect_stdout(sys.stderr):  # set_up_predictor prints; stdout carries the versions line
+        write_model("predictor", set_up_predictor, predictor_kwargs, "ggnn")
+
+
+# link name, link class, constructor kwargs, inputs: "h" hidden states (4, 6, 8) drawn from RandomState(1),
+# "h0" a second draw, the MODEL_ROWS batch's "atoms", "adj" (nfp, (4, 6, 6)), "adj_typed" (ggnn, (4, 4, 6, 6)),
+# "distance" (schnet, (4, 6, 6))
+LINK_SPECS = [
+    ("GeneralReadout", chem_links.GeneralReadout, dict(mode="sum"), ["h"]),
+    ("GeneralReadout-summax", chem_links.GeneralReadout, dict(mode="summax"), ["h"]),
+    ("GGNNReadout", chem_links.GGNNReadout, dict(out_dim=4, in_channels=None), ["h", "h0"]),
+    ("NFPReadout", chem_links.NFPReadout, dict(out_dim=4, in_channels=8), ["h"]),
+    ("MPNNReadout", chem_links.MPNNReadout, dict(out_dim=4, in_channels=8, n_layers=1, processing_steps=3), ["h"]),
+    ("Set2Set", chem_links.Set2Set, dict(in_channels=8, n_layers=1), ["h"]),
+    ("SchNetReadout", chem_links.SchNetReadout, dict(out_dim=4, in_channels=8, hidden_channels=8), ["h"]),
+    ("GGNNUpdate", chem_links.GGNNUpdate, dict(in_channels=8, hidden_channels=8, n_edge_types=4),
+     ["h", "adj_typed"]),
+    ("MPNNUpdate", chem_links.MPNNUpdate, dict(in_channels=8, hidden_channels=8), ["h", "adj_typed"]),
+    ("GINUpdate", chem_links.GINUpdate, dict(in_channels=8, hidden_channels=8), ["h", "adj"]),
+    ("RSGCNUpdate", chem_links.RSGCNUpdate, dict(in_channels=8, out_channels=8), ["h", "adj"]),
+    ("RelGCNUpdate", chem_links.RelGCNUpdate, dict(in_channels=8, out_channels=8), ["h", "adj_typed"]),
+    ("RelGATUpdate", chem_links.RelGATUpdate, dict(in_channels=8, out_channels=8, n_heads=2), ["h", "adj_typed"]),
+    ("SchNetUpdate", chem_links.SchNetUpdate, dict(hidden_channels=8, num_rbf=30), ["h", "distance"]),
+    ("GraphLinear", chem_links.GraphLinear, dict(in_size=8, out_size=4), ["h"]),
+    ("GraphMLP", chem_links.GraphMLP, dict(channels=[8, 4], in_channels=8), ["h"]),
+    ("EmbedAtomID", chem_links.EmbedAtomID, dict(out_size=4, in_size=N_ATOM_TYPES), ["atoms"]),
+    ("GraphBatchNormalization", chem_links.GraphBatchNormalization, dict(size=8), ["h"]),
+]
+
+
+def link_inputs():
+    """The arrays LINK_SPECS names as inputs."""
+    rng = np.random.RandomState(1)
+    atoms, adj = model_inputs("nfp")
+    return {"h": rng.standard_normal((len(MODEL_ROWS), atoms.shape[1], 8)).astype(np.float32),
+            "h0": rng.standard_normal((len(MODEL_ROWS), atoms.shape[1], 8)).astype(np.float32),
+            "atoms": atoms, "adj": adj, "adj_typed": model_inputs("ggnn")[1], "distance": model_inputs("schnet")[1]}
+
+
+def write_links():
+    """links.npz: per link, its serialized state after the forward (<name>/model/...) and its x, y, gy, grad."""
+    inputs = link_inputs()
+    entries = {}
+    for name, cls, config, input_names in LINK_SPECS:
+        np.random.seed(0)
+        link = cls(**config)
+        prefix = name + "/"
+        entries[prefix + "class"] = text(cls.__name__)
+        entries[prefix + "config"] = text(json.dumps(config, sort_keys=True))
+        entries[prefix + "inputs"] = text(input_names)
+        forward_backward(link, [inputs[key] for key in input_names], prefix, entries)
+        serializer = chainer.serializers.DictionarySerializer()
+        serializer.save(link)
+        for key, value in serializer.target.items():
+            entries[prefix + "model/" + key] = value
+    save_npz(os.path.join("models", "links.npz"), entries)
+
+
+class Identity(chainer.Link):
+    """Returns its input: lets the evaluators score fixed predictions."""
+
+    def forward(self, x):
+        return x
+
+
+EVALUATOR_BATCH_SIZE = 5  # 12 rows: the evaluators concatenate uneven batches
+
+
+def evaluate(evaluator_class, y, t, kwargs):
+    """The evaluator's report on predictions y against labels t, called outside a trainer."""
+    iterator = chainer.iterators.SerialIterator(
+        NumpyTupleDataset(y, t), EVALUATOR_BATCH_SIZE, repeat=False, shuffle=False)
+    return evaluator_class(iterator, Identity(), **kwargs)()
+
+
+def write_evaluators():
+    """evaluators.npz: fixed predictions and labels, and each evaluator call's reported key and value."""
+    rng = np.random.RandomState(0)
+    n = 12
+    entries = {
+        "y_score": rng.uniform(size=(n, 1)).astype(np.float32),
+        # -1 marks labels for ignore_labels
+        "t_binary": np.array([0, 1, 1, 0, -1, 1, 0, 0, 1, -1, 1, 0], dtype=np.int32).reshape(n, 1),
+        "y_regression": rng.normal(size=(n, 2)).astype(np.float32),
+        "t_regression": rng.normal(size=(n, 2)).astype(np.float32),
+    }
+    entries["t_regression_nan"] = entries["t_regression"].copy()
+    # NaN labels make the column mean NaN, so ignore_nan zeroes every deviation: upstream reports 0.0 here
+    entries["t_regression_nan"][[2, 7], [0, 1]] = np.nan
+    cases = {
+        "roc_auc_ignore": (ROCAUCEvaluator, "y_score", "t_binary", dict(ignore_labels=-1)),
+        "roc_auc_pos_labels": (ROCAUCEvaluator, "y_score", "t_binary", dict(pos_labels=[1, -1])),
+        "prc_auc_ignore": (PRCAUCEvaluator, "y_score", "t_binary", dict(ignore_labels=-1)),
+        "prc_auc_pos_labels": (PRCAUCEvaluator, "y_score", "t_binary", dict(pos_labels=[1, -1])),
+        "r2_score": (R2ScoreEvaluator, "y_regression", "t_regression", {}),
+        "r2_score_ignore_nan": (R2ScoreEvaluator, "y_regression", "t_regression_nan", dict(ignore_nan=True)),
+    }
+    for name, (evaluator_class, y_key, t_key, kwargs) in cases.items():
+        observation = evaluate(evaluator_class, entries[y_key], entries[t_key], kwargs)
+        (key, value), = observation.items()
+        entries[name + "/key"] = text(key)
+        entries[name + "/value"] = np.asarray(value)
+        entries[name + "/call"] = text(json.dumps({
+            "evaluator": evaluator_class.__name__, "kwargs": kwargs, "y": "<entry {}>".format(y_key),
+            "t": "<entry {}>".format(t_key),
+            "iterator": "SerialIterator(NumpyTupleDataset(y, t), {}, repeat=False, shuffle=False)".format(
+                EVALUATOR_BATCH_SIZE),
+            "target": "a Link returning its input", "called": "evaluator() (no trainer)"}))
+    save_npz(os.path.join("models", "evaluators.npz"), entries)
+
+
 csv_path = write_molecules_csv()
 write_parsers(csv_path)
 write_preprocessors(csv_path)
 write_splitters()
 write_wle(csv_path)
 write_numpy_tuple_datasets(csv_path)
+write_models()
+write_links()
+write_evaluators()
 print(json.dumps(VERSIONS, sort_keys=True))
 '''
 
-README = """# Chainer Chemistry 0.7.1 fixtures (data side)
+README = """# Chainer Chemistry 0.7.1 fixtures
 
 Written by the real Chainer Chemistry with `python tools/make_chemistry_fixture.py` (see its docstring); never
 edit these files by hand and never regenerate them from kusari's output. Versions used: {versions}.
@@ -395,7 +674,61 @@ edit these files by hand and never regenerate them from kusari's output. Version
   adjacency columns are object arrays, which NumPy stores with pickle. `numpy_tuple_dataset_padded.npz`: the
   same with `NFPPreprocessor(out_size=32)`, no object arrays.
 
+## Models (`models/`)
+
+Inputs: rows 0, 2, 3 and 11 of `molecules.csv` (ethanol, pyridine, glycine zwitterion, acetonitrile; at most six
+heavy atoms, atomic numbers up to 8, so `n_atom_types=10`) through the fixture's preprocessor (default arguments,
+`add_Hs=False`) and its converter (`concat_mols`, or `megnet_converter` for MEGNet). Unless the config says
+otherwise: `out_dim=4, hidden_channels=8, n_update_layers=2, n_atom_types=10`.
+
+- `<F>.model.npz`: `chainer.serializers.save_npz` of the model built after `numpy.random.seed(0)` and run
+  once (so lazy parameters are initialized); load it with strict `load_npz`. Parameters that one forward
+  never initializes are stored as Chainer's `None` entries (object arrays, so reading the file by hand needs
+  `allow_pickle`): `GIN` `first_mlp/layers/0/W` (unused without `node_embedding`), `WeaveNet`
+  `weave_module/1/{{atom_to_pair/linear_layers/0,pair_layer/layers/0,pair_to_pair/layers/0}}/W` (the last
+  weave module computes atoms only), `GGNN-untied-concat` `update_layers/{{0,1}}/update_layer/W_r/W`.
+- `<F>.io.npz`: `class` and `module` (the constructor; `set_up_predictor` for `predictor`), `config` (JSON
+  keyword arguments), `preprocessor` (the `preprocess_method_dict` key), `smiles`, `x/<k>` (the k-th
+  positional input, exactly as the converter returned it), `y` (output under `chainer.using_config('train',
+  False)`), `gy` (`RandomState(0).standard_normal(y.shape)` as float32), `grad/<path>` (the gradient of
+  `sum(y * gy)` for every parameter that got one, paths as `namedparams` gives them), `gx/<k>` (for the float
+  inputs that upstream propagates to), `none_params` (the `None` entries above) and `no_grad_params`
+  (initialized parameters that the forward does not use); the CWLE/GWLE fixtures add `wle`.
+- Fixtures: `NFP` (`max_degree=4`), `GGNN`, `GGNN-untied-concat` (`weight_tying=False, concat_hidden=True`),
+  `MPNN-<message_func>-<readout_func>` for `edgenet`/`ggnn` x `set2set`/`ggnn`, `GIN`, `RSGCN`,
+  `RSGCN-batchnorm`, `SchNet` (`readout_hidden_dim=8, num_rbf=30`), `RelGCN` and `RelGCN-scale_adj`
+  (`hidden_channels=[8, 8]`), `RelGAT` (`n_heads=2`), `GNNFiLM`, `WeaveNet` (`weave_channels=[8, 8],
+  hidden_dim=8, n_atom=20`), `MLP` (`hidden_dim=8, n_layers=2` on the `ecfp` fingerprints), `MEGNet`
+  (`out_dim=4, n_update_layers=1`; its widths are fixed upstream, hence the largest files), `GGNN_GWM`,
+  `NFP_GWM`, `GIN_GWM`, `RSGCN_GWM`, the `_CWLE` and `_GWLE` variants of GGNN, RelGAT, RelGCN, GIN, NFP and
+  RSGCN (`n_wle_types=16`; inputs `atom_array, adj, wle_array` from
+  `apply_cwle_for_datasets(k=1)` on the four molecules), and `predictor`
+  (`set_up_predictor('ggnn', n_unit=8, conv_layers=2, class_num=2, n_atom_types=10)`: GraphConvPredictor of
+  GGNN and MLP). CGCNN is left out (crystal inputs); the plain WLE models are the base models on relabelled
+  atoms (the relabelling is in `wle.npz`).
+- `links.npz`: per link fixture `<L>` (`GeneralReadout`, `GeneralReadout-summax`, `GGNNReadout`,
+  `NFPReadout`, `MPNNReadout`, `Set2Set`, `SchNetReadout`, `GGNNUpdate`, `MPNNUpdate`, `GINUpdate`,
+  `RSGCNUpdate`, `RelGCNUpdate`, `RelGATUpdate`, `SchNetUpdate`, `GraphLinear`, `GraphMLP`, `EmbedAtomID`,
+  `GraphBatchNormalization`): `<L>/class`, `<L>/config`, `<L>/inputs` (names: `h` and `h0` are
+  `RandomState(1)` float32 draws of shape (4, 6, 8); `atoms`, `adj`, `adj_typed`, `distance` are the nfp,
+  ggnn and schnet batches of the molecules above), `<L>/model/...` (the link's `DictionarySerializer` state:
+  `load_npz(path, link, path='<L>/model/')`), and `x`, `y`, `gy`, `grad`, `gx`, `none_params`,
+  `no_grad_params` as in the io files, under `<L>/`.
+- `evaluators.npz`: `ROCAUCEvaluator`, `PRCAUCEvaluator` and `R2ScoreEvaluator` called (no trainer) on
+  fixed predictions and labels (`y_score`, `t_binary` with -1 labels, `y_regression`, `t_regression`,
+  `t_regression_nan`) served in batches of 5 by a link returning its input: `<case>/call` (JSON),
+  `<case>/key` (the reported key) and `<case>/value`.
+
+Upstream behaviours in the model fixtures: `GGNNUpdate` uses Chainer's stateful `L.GRU`, which keeps its
+state across the update steps of one call (`reset_state` at the start of the model's call): with
+`weight_tying=False` each GRU runs once from no state, so only `W` and `W_z` are used; `RSGCN` and `RelGAT`
+do not propagate to the adjacency (no `gx/1`), while `RSGCNUpdate` alone does; MEGNet's index inputs
+(`x/3` to `x/6`) are int64, every other integer input is int32 and every float input float32; with
+`ignore_nan=True` and NaN labels, `R2ScoreEvaluator` reports 0.0 (the NaN label mean turns every deviation
+into NaN, which is then zeroed); the evaluators report under `main/<metric>` when called outside a trainer.
+
 Every npz written by the script itself holds a `versions` entry (JSON); none of them needs `allow_pickle`.
+Every file has fixed zip timestamps, so re-running the tool rewrites identical bytes.
 
 Upstream behaviours recorded as they are (parity means reproducing them): parsed labels are float64 (pandas'
 dtype, not cast); `relgcn_sparse` (`GGNNSparsePreprocessor.construct_sparse_data`) writes the source atom into
