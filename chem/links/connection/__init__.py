@@ -1,0 +1,1 @@
+"""Graph-aware connection links: atom embedding, per-node linear layers and MLPs."""

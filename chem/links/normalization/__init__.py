@@ -1,0 +1,1 @@
+"""Batch normalization over the nodes of padded graph batches."""

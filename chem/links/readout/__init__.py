@@ -1,0 +1,1 @@
+"""Readout links: node features (minibatch, node, ch) -> one vector per graph."""

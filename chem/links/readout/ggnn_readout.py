@@ -1,0 +1,52 @@
+"""GGNNReadout: gated sum of node features (Li et al., 2015)."""
+from collections.abc import Callable
+
+from kusari import functions as F
+from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.chem.links.readout._mask import mask_padding_nodes
+from kusari.link import Chain
+
+
+class GGNNReadout(Chain):
+    """``activation_agg(sum_nodes(sigmoid(i_layer([h, h0])) * activation(j_layer([h, h0]))))``.
+
+    Parameters
+    ----------
+    out_dim : int
+    in_channels : int or None
+        Size of the concatenation of h and h0 (None: inferred).
+    nobias : bool
+    activation, activation_agg : callable
+        On the node term and on the summed vector (identity by default).
+    """
+
+    def __init__(self, out_dim: int, in_channels: int | None = None, nobias: bool = False,
+                 activation: Callable = F.identity, activation_agg: Callable = F.identity):
+        super().__init__()
+        with self.init_scope():
+            self.i_layer = GraphLinear(in_channels, out_dim, nobias=nobias)
+            self.j_layer = GraphLinear(in_channels, out_dim, nobias=nobias)
+        self.out_dim = out_dim
+        self.in_channels = in_channels
+        self.nobias = nobias
+        self.activation = activation
+        self.activation_agg = activation_agg
+
+    def forward(self, h, h0=None, is_real_node=None):
+        """Read out one vector per graph.
+
+        Parameters
+        ----------
+        h : Variable, shape (minibatch, node, ch)
+        h0 : Variable or None, shape (minibatch, node, ch0)
+            Initial node features, concatenated to h when given.
+        is_real_node : array or None, shape (minibatch, node)
+
+        Returns
+        -------
+        Variable, shape (minibatch, out_dim)
+        """
+        hh = h if h0 is None else F.concat((h, h0), axis=2)
+        g = F.sigmoid(self.i_layer(hh)) * self.activation(self.j_layer(hh))
+        g = mask_padding_nodes(g, is_real_node)
+        return self.activation_agg(F.sum(g, axis=1))

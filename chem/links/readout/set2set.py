@@ -1,0 +1,61 @@
+"""Set2Set: an order-invariant, LSTM-driven attention readout (Vinyals et al., 2015)."""
+from kusari import functions as F
+from kusari.link import Chain
+from kusari.links import NStepLSTM
+
+
+class Set2Set(Chain):
+    """One processing step per call; the LSTM state and the query persist until reset_state().
+
+    Each call feeds the previous ``q*`` (zeros at first) to ``lstm_layer``, attends over the
+    nodes with the LSTM output q (softmax over nodes, padding included) and returns
+    ``q* = [q, r]`` with r the attended node sum.
+
+    Parameters
+    ----------
+    in_channels : int
+        Node feature size ch.
+    n_layers : int
+        LSTM layers.
+    """
+
+    def __init__(self, in_channels: int, n_layers: int = 1):
+        super().__init__()
+        with self.init_scope():
+            self.lstm_layer = NStepLSTM(n_layers=n_layers, in_size=in_channels * 2,
+                                        out_size=in_channels, dropout=0)
+        self.in_channels = in_channels
+        self.n_layers = n_layers
+        self.reset_state()
+
+    def forward(self, h):
+        """One attention step.
+
+        Parameters
+        ----------
+        h : Variable or array, shape (minibatch, node, in_channels)
+
+        Returns
+        -------
+        Variable, shape (minibatch, 2 * in_channels)
+        """
+        mb, _, ch = h.shape
+        if ch != self.in_channels:
+            raise ValueError(f"Set2Set: h has {ch} channels but in_channels is {self.in_channels} "
+                             f"(h.shape={h.shape})")
+        if self.q_star is None:
+            self.q_star = [self.xp.zeros((1, 2 * ch), dtype=h.dtype) for _ in range(mb)]
+        self.hx, self.cx, q = self.lstm_layer(self.hx, self.cx, self.q_star)
+        q = F.stack(q)  # (mb, 1, ch)
+        e = F.matmul(h, F.transpose(q, (0, 2, 1)))  # (mb, node, 1)
+        a = F.broadcast_to(F.softmax(e, axis=1), h.shape)
+        r = F.sum(a * h, axis=1, keepdims=True)  # (mb, 1, ch)
+        q_star = F.concat((q, r), axis=2)
+        self.q_star = F.separate(q_star)
+        return F.reshape(q_star, (mb, 2 * ch))
+
+    def reset_state(self) -> None:
+        """Forget the LSTM state and the query."""
+        self.hx = None
+        self.cx = None
+        self.q_star = None

@@ -1,0 +1,1 @@
+"""Update links: one round of message passing over a padded graph batch."""

@@ -1,0 +1,64 @@
+"""GGNNUpdate: edge-type-wise messages aggregated into a GRU (Li et al., 2015)."""
+
+from kusari import functions as F
+from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.link import Chain
+from kusari.links import GRU
+
+
+class GGNNUpdate(Chain):
+    """One GGNN step: per-edge-type messages, summed, then a stateful GRU per node.
+
+    Parameters
+    ----------
+    in_channels : int or None
+        Node feature size (None: inferred on the first call).
+    hidden_channels : int
+        Message size per edge type.
+    out_channels : int or None
+        GRU state size (``hidden_channels`` when None).
+    n_edge_types : int
+    """
+
+    def __init__(self, in_channels: int | None = None, hidden_channels: int = 16,
+                 out_channels: int | None = None, n_edge_types: int = 4, **kwargs):
+        super().__init__()
+        if out_channels is None:
+            out_channels = hidden_channels
+        gru_in_channels = None if in_channels is None else in_channels + hidden_channels
+        with self.init_scope():
+            self.graph_linear = GraphLinear(in_channels, n_edge_types * hidden_channels)
+            self.update_layer = GRU(gru_in_channels, out_channels)
+        self.n_edge_types = n_edge_types
+        self.in_channels = in_channels
+        self.hidden_channels = hidden_channels
+        self.out_channels = out_channels
+
+    def forward(self, h, adj, **kwargs):
+        """Update the node states.
+
+        Parameters
+        ----------
+        h : Variable, shape (minibatch, node, in_channels)
+        adj : array or Variable, shape (minibatch, n_edge_types, node, node)
+
+        Returns
+        -------
+        Variable, shape (minibatch, node, out_channels)
+        """
+        mb, node, in_ch = h.shape
+        n_edge, hid = self.n_edge_types, self.hidden_channels
+        if adj.shape != (mb, n_edge, node, node):
+            raise ValueError(f"GGNNUpdate: adj must have shape (minibatch, n_edge_types, node, node) "
+                             f"= {(mb, n_edge, node, node)}, got {adj.shape} (h.shape={h.shape})")
+        # the linear output is laid out (ch, edge_type) per node, as in Chainer Chemistry
+        m = F.reshape(self.graph_linear(h), (mb, node, hid, n_edge))
+        m = F.reshape(F.transpose(m, (0, 3, 1, 2)), (mb * n_edge, node, hid))
+        m = F.matmul(F.reshape(adj, (mb * n_edge, node, node)), m)
+        m = F.sum(F.reshape(m, (mb, n_edge, node, hid)), axis=1)
+        x = F.concat((F.reshape(h, (mb * node, in_ch)), F.reshape(m, (mb * node, hid))), axis=1)
+        return F.reshape(self.update_layer(x), (mb, node, self.out_channels))
+
+    def reset_state(self) -> None:
+        """Forget the GRU state (call once per new batch of graphs)."""
+        self.update_layer.reset_state()
