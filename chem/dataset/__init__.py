@@ -4,3 +4,4 @@ from kusari.chem.dataset import converters  # NOQA
 from kusari.chem.dataset import parsers  # NOQA
 from kusari.chem.dataset import preprocessors  # NOQA
 from kusari.chem.dataset import splitters  # NOQA
+from kusari.chem.dataset.indexer import BaseFeatureIndexer, BaseIndexer  # NOQA

@@ -44,6 +44,23 @@ class NumpyTupleDataset(TupleDataset):
         from kusari.chem.dataset.converters import concat_mols
         return concat_mols
 
+    @property
+    def features(self):
+        """Two-dimensional access: ``features[i, j]`` is item ``i`` of the ``j``-th array.
+
+        ``i`` and ``j`` may be ints, slices, index lists or boolean masks; ``features[i]`` means
+        ``features[i, :]`` (a tuple, one entry per array). E.g. ``dataset.features[:, -1]`` is
+        the label array.
+
+        Returns
+        -------
+        kusari.chem.dataset.indexers.NumpyTupleDatasetFeatureIndexer
+        """
+        # imported here: kusari.chem.dataset's package imports this module
+        from kusari.chem.dataset.indexers.numpy_tuple_dataset_feature_indexer import (
+            NumpyTupleDatasetFeatureIndexer)
+        return NumpyTupleDatasetFeatureIndexer(self)
+
     @classmethod
     def save(cls, filepath, numpy_tuple_dataset: "NumpyTupleDataset") -> None:
         """Write ``numpy_tuple_dataset`` to ``filepath`` as ``.npz`` (members ``arr_0``, ``arr_1``, ...).
