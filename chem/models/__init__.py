@@ -8,3 +8,16 @@ from kusari.chem.models.nfp import NFP  # NOQA
 from kusari.chem.models.relgcn import RelGCN  # NOQA
 from kusari.chem.models.rsgcn import RSGCN  # NOQA
 from kusari.chem.models.schnet import SchNet  # NOQA
+from kusari.chem.models import cwle, gnn_film, gwle, gwm, relgat, weavenet  # NOQA
+from kusari.chem.models.gnn_film import GNNFiLM  # NOQA
+from kusari.chem.models.relgat import RelGAT  # NOQA
+from kusari.chem.models.weavenet import WeaveNet  # NOQA
+from kusari.chem.models.gwm.gwm_net import GGNN_GWM, GIN_GWM, NFP_GWM, RSGCN_GWM  # NOQA
+from kusari.chem.models.cwle.cwle_net import (  # NOQA
+    GGNN_CWLE, GIN_CWLE, NFP_CWLE, RSGCN_CWLE, RelGAT_CWLE, RelGCN_CWLE,
+)
+from kusari.chem.models.gwle.gwle_net import (  # NOQA
+    GGNN_GWLE, GIN_GWLE, NFP_GWLE, RSGCN_GWLE, RelGAT_GWLE, RelGCN_GWLE,
+)
+from kusari.chem.models import megnet  # NOQA
+from kusari.chem.models.megnet import MEGNet  # NOQA
