@@ -36,6 +36,12 @@ class LogReport(extension.Extension):
         self._log = []
 
     @property
+    def entry_trigger(self):
+        """The trigger that closes an entry (e.g. an IntervalTrigger: ``period``, ``unit``); not
+        ``trigger``, which an extension's class sets as when the trainer calls it."""
+        return self._interval.trigger
+
+    @property
     def log(self) -> list:
         """The entries logged so far (list of dicts)."""
         return self._log

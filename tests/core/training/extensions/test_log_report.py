@@ -54,3 +54,9 @@ def test_serialize_keeps_partial_interval(make_fake_trainer, store_roundtrip):
 def test_unexpected_kwarg():
     with pytest.raises(TypeError, match="LogReport: unexpected"):
         LogReport(bogus=1)
+
+
+def test_entry_trigger_is_the_interval_and_leaves_the_extension_trigger_alone():
+    log = LogReport(trigger=(3, "iteration"))
+    assert (log.entry_trigger.period, log.entry_trigger.unit) == (3, "iteration")
+    assert log.trigger == (1, "iteration")   # the trainer still calls it every iteration
