@@ -53,3 +53,15 @@ register(Entry(
     reproduction="rl/pendulum_td3 (full tier, seed 0)",
     commit="4d3fb105ea874112be53f2cc1a7524c9c91a024a",
 ))
+
+register(Entry(
+    name="ppo-lunarlander",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "ppo", "env_id": "LunarLander-v3", "hidden_sizes": (64, 64)},
+    file="ppo-lunarlander.npz",
+    sha256="7e64bd41f93c48072caf7dfc51703f87c25207166c39d773ca3fc715b414f2e3",
+    dataset="LunarLander-v3",
+    metric={"mean_return": 249.4},
+    reproduction="rl/lunarlander_ppo (full tier, seed 0)",
+    commit="32820d3d731aa63f5ef3ffdd111a7abfb27c9101",
+))
