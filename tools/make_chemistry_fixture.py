@@ -29,6 +29,10 @@ from a fixed seed:
 - ``models/links.npz``: the same per link of ``chainer_chemistry.links`` (readouts, updates, connections),
   with each link's serialized state; ``models/evaluators.npz``: the ROC AUC, PRC AUC and R2 evaluators on
   fixed predictions;
+- ``saliency.npz``: the saliency calculators (gradient, gradient times input, integrated gradients, occlusion,
+  SmoothGrad) on the atom embedding of the ``GGNN`` model fixture with a fixed Linear(4, 1) head, for three
+  molecules, and ``aggregate`` with each method; under ``utils/``, ``extend_node`` / ``extend_adj`` /
+  ``permute_node`` / ``permute_adj`` / ``convert_sparse_with_edge_type`` on fixed arrays;
 - ``README.md``: what each file holds, the versions used and this command.
 
 into ``tests/chem/fixtures/`` (or the directory given as the first argument). Every npz has fixed zip
@@ -629,6 +633,141 @@ def write_evaluators():
     save_npz(os.path.join("models", "evaluators.npz"), entries)
 
 
+SALIENCY_ROWS = MODEL_ROWS[:3]  # ethanol, pyridine, glycine zwitterion: 3, 6 and 5 heavy atoms
+SALIENCY_BATCH_SIZE = 2  # two batches of different widths: compute pads them into one array
+
+
+class SaliencyRegressor(chainer.Chain):
+    """The GGNN model fixture with a fixed Linear(4, 1) head: one score per molecule."""
+
+    def __init__(self):
+        super(SaliencyRegressor, self).__init__()
+        with self.init_scope():
+            self.ggnn = chem_models.GGNN(**SMALL)
+            self.head = chainer.links.Linear(
+                SMALL["out_dim"], 1,
+                initialW=np.random.RandomState(1).standard_normal((1, SMALL["out_dim"])).astype(np.float32),
+                initial_bias=np.float32(0.25))
+
+    def forward(self, atom_array, adj):
+        return self.head(self.ggnn(atom_array, adj))
+
+
+def saliency_entries():
+    """The calculators on the GGNN embedding (target_extractor) and aggregate's three methods."""
+    import logging
+
+    from chainer_chemistry.dataset.converters import concat_mols
+    from chainer_chemistry.link_hooks import VariableMonitorLinkHook
+    from chainer_chemistry.saliency.calculator import (
+        GaussianNoiseSampler, GradientCalculator, IntegratedGradientsCalculator, OcclusionCalculator)
+
+    # the calculators warn at every batch that they sum the (batch, 1) output; that is the intent here
+    logging.getLogger("chainer_chemistry.saliency.calculator").setLevel(logging.ERROR)
+    model = SaliencyRegressor()
+    chainer.serializers.load_npz(os.path.join(MODELS_OUT, "GGNN.model.npz"), model.ggnn)  # strict
+    preprocessor = GGNNPreprocessor()
+    data = []
+    for row in SALIENCY_ROWS:
+        _, mol = preprocessor.prepare_smiles_and_mol(Chem.MolFromSmiles(MOLECULES[row]))
+        data.append(preprocessor.get_input_features(mol))
+    entries = {"smiles": text([MOLECULES[row] for row in SALIENCY_ROWS]),
+               "head/W": model.head.W.array, "head/b": model.head.b.array}
+    for i, example in enumerate(data):
+        per_example("data/{}".format(i), example, entries)
+    with chainer.using_config("train", False):
+        entries["y"] = model(*concat_mols(data)).array
+
+    def hook():
+        return VariableMonitorLinkHook(model.ggnn.embed, timing="post")
+
+    cases = {
+        "gradient": (GradientCalculator, {}, {}),
+        "gradient_multiply_target": (GradientCalculator, dict(multiply_target=True), {}),
+        "integrated_gradients": (IntegratedGradientsCalculator, dict(steps=5), {}),
+        "occlusion": (OcclusionCalculator, dict(size=1, slide_axis=1), {}),
+        # SmoothGrad: numpy.random.seed(0) just before compute fixes the Gaussian noise
+        "smoothgrad": (GradientCalculator, {}, dict(M=2, noise_sampler="GaussianNoiseSampler()")),
+    }
+    for name, (cls, kwargs, compute_kwargs) in cases.items():
+        calculator = cls(model, target_extractor=hook(), **kwargs)
+        call = dict(compute_kwargs, batchsize=SALIENCY_BATCH_SIZE, converter="concat_mols", show_progress=False)
+        if "noise_sampler" in compute_kwargs:
+            compute_kwargs = dict(compute_kwargs, noise_sampler=GaussianNoiseSampler())
+        np.random.seed(0)
+        saliency = calculator.compute(data, batchsize=SALIENCY_BATCH_SIZE, converter=concat_mols,
+                                      show_progress=False, **compute_kwargs)
+        entries[name + "/saliency"] = saliency
+        entries[name + "/call"] = text(json.dumps({
+            "calculator": cls.__name__, "kwargs": kwargs, "target_extractor":
+                "VariableMonitorLinkHook(model.ggnn.embed, timing='post')",
+            "compute": call, "numpy.random.seed": 0}, sort_keys=True))
+        for method in ("raw", "abs", "square"):
+            for ch_axis in (None, 3):
+                key = "{}/aggregate/{}/{}".format(name, method, ch_axis)
+                entries[key] = calculator.aggregate(saliency, method=method, ch_axis=ch_axis)
+    return entries
+
+
+def utils_entries():
+    """extend_node / extend_adj / permute_node / permute_adj / convert_sparse_with_edge_type on fixed arrays."""
+    # extend.py imports Iterable from collections, gone since Python 3.10: give it the collections.abc one
+    import collections
+    import collections.abc
+    collections.Iterable = collections.abc.Iterable
+    from chainer_chemistry.utils.extend import extend_adj, extend_node
+    from chainer_chemistry.utils.permutation import permute_adj, permute_node
+    from chainer_chemistry.utils.sparse_utils import convert_sparse_with_edge_type
+
+    rng = np.random.RandomState(2)
+    node = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    atoms = rng.randint(1, 9, size=(2, 3)).astype(np.int32)
+    adj = (rng.uniform(size=(2, 3, 3)) < 0.5).astype(np.float32)
+    adj_typed = (rng.uniform(size=(2, 4, 3, 3)) < 0.5).astype(np.float32)
+    permutation = np.array([2, 0, 1], np.int32)
+    entries = {"node": node, "atoms": atoms, "adj": adj, "adj_typed": adj_typed, "permutation": permutation}
+    calls = {
+        "extend_node/default": (extend_node, "node", dict(out_size=6)),
+        "extend_node/axis1_value": (extend_node, "node", dict(out_size=5, axis=1, value=-1)),
+        "extend_node/atoms": (extend_node, "atoms", dict(out_size=5)),
+        "extend_adj/default": (extend_adj, "adj", dict(out_size=5)),
+        "extend_adj/typed": (extend_adj, "adj_typed", dict(out_size=4, value=2)),
+        "extend_adj/axis2": (extend_adj, "adj_typed", dict(out_size=6, axis=[1])),
+        "permute_node/default": (permute_node, "atoms", dict(permutation_index="<entry permutation>")),
+        "permute_node/axis1": (permute_node, "node", dict(permutation_index="<entry permutation>", axis=1)),
+        "permute_adj/default": (permute_adj, "adj", dict(permutation_index="<entry permutation>")),
+        "permute_adj/typed": (permute_adj, "adj_typed", dict(permutation_index="<entry permutation>")),
+        "permute_adj/axis": (permute_adj, "adj_typed", dict(permutation_index="<entry permutation>",
+                                                           axis=[2, 3])),
+    }
+    for name, (function, argument, kwargs) in calls.items():
+        resolved = {k: permutation if k == "permutation_index" else v for k, v in kwargs.items()}
+        entries[name] = function(entries[argument], **resolved)
+        entries[name + "/call"] = text(json.dumps({"function": function.__name__, "argument": argument,
+                                                   "kwargs": kwargs}, sort_keys=True))
+    # a batch of two 3-node graphs with 4 edges each; edge_type in [0, 3)
+    sparse = {"data": rng.standard_normal((2, 4)).astype(np.float32),
+              "row": np.array([[0, 1, 2, 0], [1, 2, 0, 2]], np.int32),
+              "col": np.array([[1, 2, 0, 2], [0, 1, 2, 1]], np.int32),
+              "edge_type": np.array([[1, 1, 0, 2], [0, 2, 2, 0]], np.int32)}
+    coo = convert_sparse_with_edge_type(sparse["data"], sparse["row"], sparse["col"], num_nodes=6,
+                                        edge_type=sparse["edge_type"], num_edge_type=3)
+    for key, value in sparse.items():
+        entries["sparse/" + key] = value
+    entries["sparse/out/data"] = coo.data.array
+    entries["sparse/out/row"] = coo.row
+    entries["sparse/out/col"] = coo.col
+    entries["sparse/out/shape"] = np.array(coo.shape)
+    return entries
+
+
+def write_saliency():
+    """saliency.npz: the saliency entries, and the chainer_chemistry.utils ones under utils/."""
+    entries = saliency_entries()
+    entries.update({"utils/" + key: value for key, value in utils_entries().items()})
+    save_npz("saliency.npz", entries)
+
+
 csv_path = write_molecules_csv()
 write_parsers(csv_path)
 write_preprocessors(csv_path)
@@ -638,6 +777,9 @@ write_numpy_tuple_datasets(csv_path)
 write_models()
 write_links()
 write_evaluators()
+# last: RDKit's 3-D embedding state carries over between calls, so nothing new may run before the
+# schnet/megnet preprocessors
+write_saliency()
 print(json.dumps(VERSIONS, sort_keys=True))
 '''
 
@@ -735,6 +877,34 @@ dtype, not cast); `relgcn_sparse` (`GGNNSparsePreprocessor.construct_sparse_data
 both rows of `edge_index`; `weavenet` pair features index atom pairs as `i * n_atoms + j` inside rows padded
 to `max_atoms ** 2`; the `*_gwm` supernode features count the self-connections in the edge count; `megnet`
 rejects atoms outside H, C, N, O, F.
+
+## Saliency and utils
+
+- `saliency.npz`: the model is `GGNN(out_dim=4, hidden_channels=8, n_update_layers=2, n_atom_types=10)` with
+  the weights of `models/GGNN.model.npz` (strict `load_npz` into `model.ggnn`) followed by
+  `Linear(4, 1)` with `head/W` (`RandomState(1)` float32 draws) and `head/b` (0.25): `forward(atom_array,
+  adj) = head(ggnn(atom_array, adj))`. `data/<i>/<k>`: the `GGNNPreprocessor` features of rows 0, 2 and 3
+  (`smiles`); `y`: the model's test-mode output on their `concat_mols` batch. For each case `<c>` in
+  `gradient`, `gradient_multiply_target` (`multiply_target=True`), `integrated_gradients` (`steps=5`, no
+  noise), `occlusion` (`size=1, slide_axis=1`: one atom at a time) and `smoothgrad` (`M=2`,
+  `GaussianNoiseSampler()` after `numpy.random.seed(0)`): `<c>/call` (JSON: the calculator, its arguments
+  and `compute`'s), `<c>/saliency` (`compute` with `target_extractor=VariableMonitorLinkHook(model.ggnn.embed,
+  timing='post')`, `batchsize=2`, `converter=concat_mols`, `numpy.random.seed(0)` first: shape
+  `(M, 3, 6, 8)`, or `(M, 3, 6, 1)` for occlusion) and `<c>/aggregate/<method>/<ch_axis>` for `method` in
+  `raw`, `abs`, `square` and `ch_axis` in `None`, `3`.
+- `saliency.npz`, under `utils/`: the inputs `node` (float32 (2, 3, 4)), `atoms` (int32 (2, 3)), `adj` (float32 (2, 3, 3)),
+  `adj_typed` (float32 (2, 4, 3, 3)) and `permutation` (`[2, 0, 1]`), drawn from `RandomState(2)`; for each
+  case `<f>/<variant>` the result of `chainer_chemistry.utils.<f>` and `<f>/<variant>/call` (JSON: the
+  function, the input entry and the keyword arguments, `<entry permutation>` standing for that entry);
+  `sparse/{{data,row,col,edge_type}}` and `sparse/out/{{data,row,col,shape}}`: `convert_sparse_with_edge_type(...,
+  num_nodes=6, num_edge_type=3)`.
+
+Upstream behaviours there: with a (batch, 1) score the calculators take the gradient of its sum (each
+example's own gradient, since examples are independent); `compute` zero-pads batches of different widths
+into one array, so the first batch (ethanol padded to pyridine's 6 atoms) has non-zero saliency on its
+padding atoms (GGNN reads them out) while the last (glycine, 5 atoms) is padded with exact zeros;
+`chainer_chemistry.utils.extend` imports `Iterable` from `collections`, which Python 3.10 removed, so the
+script puts `collections.abc.Iterable` there before importing it.
 """
 
 
