@@ -65,3 +65,15 @@ register(Entry(
     reproduction="rl/lunarlander_ppo (full tier, seed 0)",
     commit="32820d3d731aa63f5ef3ffdd111a7abfb27c9101",
 ))
+
+register(Entry(
+    name="sac-pendulum",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "sac", "env_id": "Pendulum-v1", "hidden_sizes": (256, 256)},
+    file="sac-pendulum.npz",
+    sha256="eb9044e549c1e7eb9c19dcdee15d1deecea2fcba5865aad10ba6a760ca2b61c0",
+    dataset="Pendulum-v1",
+    metric={"mean_return": -141.5},
+    reproduction="rl/pendulum_sac (full tier, seed 0)",
+    commit="ca16324b728338f986fe4b2864f48594508c829e",
+))
