@@ -77,3 +77,15 @@ register(Entry(
     reproduction="rl/pendulum_sac (full tier, seed 0)",
     commit="ca16324b728338f986fe4b2864f48594508c829e",
 ))
+
+register(Entry(
+    name="a3c-cartpole",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "a3c", "env_id": "CartPole-v1", "hidden_sizes": (64, 64)},
+    file="a3c-cartpole.npz",
+    sha256="89458da28e1d3328b79bd46001dff8e071807d0fedb317aeb9d0c4387e7f6e9a",
+    dataset="CartPole-v1",
+    metric={"mean_return": 500.0},
+    reproduction="rl/cartpole_a3c (full tier, seed 0)",
+    commit="32820d3d731aa63f5ef3ffdd111a7abfb27c9101",
+))
