@@ -5,10 +5,10 @@ import importlib.util
 def require_extra(extra: str, modules: list) -> None:
     """Raise ImportError naming ``pip install kusari[extra]`` if any of ``modules`` is missing."""
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
-    if missing:
-        raise ImportError(
+    if missing:   # ModuleNotFoundError (an ImportError) naming the module, as a failed import would
+        raise ModuleNotFoundError(
             f"kusari.{extra} needs {', '.join(missing)}, which is not installed; "
-            f"install it with: pip install 'kusari[{extra}]'")
+            f"install it with: pip install 'kusari[{extra}]'", name=missing[0])
 
 
 def import_optional(module: str, extra: str, feature: str):
