@@ -89,3 +89,15 @@ register(Entry(
     reproduction="rl/cartpole_a3c (full tier, seed 0)",
     commit="32820d3d731aa63f5ef3ffdd111a7abfb27c9101",
 ))
+
+register(Entry(
+    name="a2c-cartpole",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "a2c", "env_id": "CartPole-v1", "hidden_sizes": (64, 64)},
+    file="a2c-cartpole.npz",
+    sha256="38eb3347b6d2e4e72995d5fc8906aff5dcff6d0530f9e1af10a8bf9c2422461a",
+    dataset="CartPole-v1",
+    metric={"mean_return": 500.0},
+    reproduction="rl/cartpole_a2c (full tier, seed 0)",
+    commit="32820d3d731aa63f5ef3ffdd111a7abfb27c9101",
+))
