@@ -101,3 +101,27 @@ register(Entry(
     reproduction="rl/cartpole_a2c (full tier, seed 0)",
     commit="32820d3d731aa63f5ef3ffdd111a7abfb27c9101",
 ))
+
+register(Entry(
+    name="ddpg-pendulum",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "ddpg", "env_id": "Pendulum-v1", "hidden_sizes": (400, 300)},
+    file="ddpg-pendulum.npz",
+    sha256="16f8ad59e400e523cca9212a0de6807e228fcd833453f7cf937371287870179f",
+    dataset="Pendulum-v1",
+    metric={"mean_return": -151.8},
+    reproduction="rl/pendulum_ddpg (full tier, seed 0)",
+    commit="ca16324b728338f986fe4b2864f48594508c829e",
+))
+
+register(Entry(
+    name="ppo-cartpole",
+    loader="kusari.model_zoo.agents:load_agent",
+    params={"kind": "ppo", "env_id": "CartPole-v1", "hidden_sizes": (64, 64)},
+    file="ppo-cartpole.npz",
+    sha256="bc8416257d4fdb8e10fc916db0c2b84601565a88a12562f1772d27aa260eebe0",
+    dataset="CartPole-v1",
+    metric={"mean_return": 500.0},
+    reproduction="rl/cartpole_ppo (full tier, seed 0)",
+    commit="9e5b85aebbeee2335f31d6dc51d58e0b83390a6c",
+))
