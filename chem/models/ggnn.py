@@ -29,6 +29,8 @@ class GGNN(Chain):
     n_edge_types : int
     """
 
+    update_layer_class = GGNNUpdate   # GNNFiLM (a subclass) swaps in its own update layer
+
     def __init__(self, out_dim: int, hidden_channels: int = 16, n_update_layers: int = 4,
                  n_atom_types: int = MAX_ATOMIC_NUM, concat_hidden: bool = False,
                  weight_tying: bool = True, activation: Callable = F.identity,
@@ -39,7 +41,7 @@ class GGNN(Chain):
         with self.init_scope():
             self.embed = EmbedAtomID(out_size=hidden_channels, in_size=n_atom_types)
             self.update_layers = ChainList(*[
-                GGNNUpdate(hidden_channels=hidden_channels, n_edge_types=n_edge_types)
+                self.update_layer_class(hidden_channels=hidden_channels, n_edge_types=n_edge_types)
                 for _ in range(n_message_layer)])
             self.readout_layers = ChainList(*[
                 GGNNReadout(out_dim=out_dim, in_channels=hidden_channels * 2,
@@ -67,9 +69,10 @@ class GGNN(Chain):
         -------
         Variable, shape (minibatch, out_dim) (``n_update_layers * out_dim`` with concat_hidden)
         """
-        check_graph_inputs("GGNN", atom_array, adj, self.n_edge_types)
+        name = type(self).__name__
+        check_graph_inputs(name, atom_array, adj, self.n_edge_types)
         self.reset_state()
-        h = self.embed(atom_array) if is_atom_ids("GGNN", atom_array) else atom_array
+        h = self.embed(atom_array) if is_atom_ids(name, atom_array) else atom_array
         h0 = h
         g_list = []
         for step in range(self.n_update_layers):

@@ -3,14 +3,11 @@ from collections.abc import Callable
 
 from kusari import functions as F
 from kusari.chem.config import MAX_ATOMIC_NUM
-from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
-from kusari.chem.links.readout.ggnn_readout import GGNNReadout
 from kusari.chem.links.update.gnn_film_update import GNNFiLMUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
-from kusari.link import Chain, ChainList
+from kusari.chem.models.ggnn import GGNN
 
 
-class GNNFiLM(Chain):
+class GNNFiLM(GGNN):
     """GNN-FiLM: FiLM-modulated message passing, a gated readout on [h, h0].
 
     Parameters
@@ -29,52 +26,14 @@ class GNNFiLM(Chain):
         Bond types plus the self-connection (5 for GNNFiLMPreprocessor).
     """
 
+    update_layer_class = GNNFiLMUpdate   # otherwise GGNN's links, names and forward
+
     def __init__(self, out_dim: int, hidden_channels: int = 16, n_update_layers: int = 4,
                  n_atom_types: int = MAX_ATOMIC_NUM, concat_hidden: bool = False,
                  weight_tying: bool = True, activation: Callable = F.identity,
                  n_edge_types: int = 5):
-        super().__init__()
-        n_readout_layer = n_update_layers if concat_hidden else 1
-        n_message_layer = 1 if weight_tying else n_update_layers
-        with self.init_scope():
-            self.embed = EmbedAtomID(out_size=hidden_channels, in_size=n_atom_types)
-            self.update_layers = ChainList(*[
-                GNNFiLMUpdate(hidden_channels=hidden_channels, n_edge_types=n_edge_types)
-                for _ in range(n_message_layer)])
-            self.readout_layers = ChainList(*[
-                GGNNReadout(out_dim=out_dim, in_channels=hidden_channels * 2,
-                            activation=activation, activation_agg=activation)
-                for _ in range(n_readout_layer)])
-        self.out_dim = out_dim
-        self.hidden_channels = hidden_channels
-        self.n_update_layers = n_update_layers
-        self.n_edge_types = n_edge_types
-        self.activation = activation
-        self.concat_hidden = concat_hidden
-        self.weight_tying = weight_tying
+        super().__init__(out_dim, hidden_channels, n_update_layers, n_atom_types, concat_hidden,
+                         weight_tying, activation, n_edge_types)
 
-    def forward(self, atom_array, adj, is_real_node=None):
-        """Compute the graph vectors.
-
-        Parameters
-        ----------
-        atom_array : array, shape (minibatch, N) int32, or (minibatch, N, hidden_channels) float
-        adj : array or Variable, shape (minibatch, n_edge_types, N, N)
-            GNNFiLMPreprocessor's adjacency.
-        is_real_node : array or None, shape (minibatch, N)
-
-        Returns
-        -------
-        Variable, shape (minibatch, out_dim) (``n_update_layers * out_dim`` with concat_hidden)
-        """
-        check_graph_inputs("GNNFiLM", atom_array, adj, self.n_edge_types)
-        h = self.embed(atom_array) if is_atom_ids("GNNFiLM", atom_array) else atom_array
-        h0 = h
-        g_list = []
-        for step in range(self.n_update_layers):
-            h = self.update_layers[0 if self.weight_tying else step](h, adj)
-            if self.concat_hidden:
-                g_list.append(self.readout_layers[step](h, h0, is_real_node))
-        if self.concat_hidden:
-            return F.concat(g_list, axis=1)
-        return self.readout_layers[0](h, h0, is_real_node)
+    def reset_state(self) -> None:
+        """Nothing to forget: GNN-FiLM's update layers keep no state."""
