@@ -191,18 +191,25 @@ def critic(env: Any, hidden_sizes: list[int]) -> kusari.Sequential:
 def load_agent(args: argparse.Namespace, build: Callable[[], Any]) -> Any:
     """The agent of the run: the zoo's ``--load-pretrained`` agent, or ``build()``, then ``--load``.
 
+    A zoo agent for continuous actions acts here in ``[-1, 1]``, as the scripts' envs expect
+    (:func:`make_env`), not through the zoo's scaling onto the raw env's bounds.
+
     An agent the zoo cannot give (an unknown name, a missing file) ends the script with exit
     status 2 and a message naming the entry.
     """
     if args.load_pretrained:
         # imported only when asked for: importing the zoo registers every entry
         from kusari import model_zoo
+        from kusari.model_zoo.agents import ScaledActionAgent
         try:
             agent = model_zoo.load(args.load_pretrained)
         except (ValueError, OSError) as e:
             print(f"error: --load-pretrained: the model zoo has no usable agent "
                   f"{args.load_pretrained!r} ({e})", file=sys.stderr)
             sys.exit(2)
+        if isinstance(agent, ScaledActionAgent):
+            # the zoo's wrapper maps [-1, 1] onto the raw env's bounds; make_env's envs already do
+            agent = agent.agent
     else:
         agent = build()
     if args.load:

@@ -1,11 +1,13 @@
 """The Gym training scripts of examples/rl train for a few hundred steps, evaluate, save, and demo
-the saved agent; --load-pretrained of an entry the zoo lacks exits with status 2."""
+the saved agent; --load-pretrained demos the zoo's agent, or exits with status 2 for an entry the
+zoo lacks."""
 import glob
 import os
 import re
 import subprocess
 import sys
 
+import numpy
 import pytest
 
 pytest.importorskip("gymnasium")
@@ -76,6 +78,26 @@ def test_load_pretrained_unknown_name_exits_2(name, tmp_path):
     assert not (tmp_path / "results").exists()  # nothing was trained
 
 
-def test_load_pretrained_alone_names_the_scripts_zoo_entry(tmp_path):
-    proc = _run("dqn", tmp_path, "--load-pretrained")
-    assert proc.returncode == 2 and "'dqn-cartpole'" in proc.stderr, proc.stdout + proc.stderr
+@pytest.mark.parametrize("name", ["dqn", "sac"])
+def test_load_pretrained_alone_demos_the_scripts_zoo_agent(name, tmp_path):
+    proc = _run(name, tmp_path, "--load-pretrained", "--demo", "--eval-n-runs", "1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"n_runs: 1 mean: -?[0-9.]+", proc.stdout), proc.stdout
+    assert not (tmp_path / "results").exists()  # a demo trains nothing
+
+
+def test_pretrained_continuous_agent_acts_in_the_scripts_action_range(tmp_path):
+    # the scripts' envs take actions in [-1, 1] (make_env); the zoo's agent scaled onto Pendulum's
+    # [-2, 2] would have its actions scaled twice
+    sys.path.insert(0, os.path.join(ROOT, "examples", "rl"))
+    try:
+        import _common
+    finally:
+        sys.path.pop(0)
+    args = _common.build_parser("", "Pendulum-v1", 1, 1, "sac-pendulum").parse_args(["--load-pretrained"])
+    agent = _common.load_agent(args, build=None)
+    env = _common.make_env("Pendulum-v1", seed=0)
+    obs, _ = env.reset(seed=0)
+    with agent.eval_mode():
+        action = agent.act(obs)
+    assert env.action_space.contains(numpy.asarray(action, dtype=numpy.float32)), action
