@@ -1,0 +1,1 @@
+"""kusari.vision.datasets: ChainerCV's chainercv.datasets."""

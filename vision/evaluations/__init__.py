@@ -1,0 +1,1 @@
+"""kusari.vision.evaluations: ChainerCV's chainercv.evaluations."""

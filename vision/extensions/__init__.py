@@ -1,0 +1,1 @@
+"""kusari.vision.extensions: ChainerCV's chainercv.extensions."""

@@ -1,0 +1,1 @@
+"""kusari.vision.functions: ChainerCV's chainercv.functions."""

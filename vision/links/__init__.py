@@ -1,0 +1,1 @@
+"""kusari.vision.links: ChainerCV's chainercv.links."""

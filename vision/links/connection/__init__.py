@@ -1,0 +1,1 @@
+"""kusari.vision.links.connection: ChainerCV's chainercv.links.connection."""

@@ -1,0 +1,1 @@
+"""kusari.vision.links.model: ChainerCV's chainercv.links.model (one subpackage per model family)."""

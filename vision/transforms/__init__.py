@@ -1,0 +1,1 @@
+"""kusari.vision.transforms: ChainerCV's chainercv.transforms."""

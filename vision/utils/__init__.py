@@ -1,0 +1,1 @@
+"""kusari.vision.utils: ChainerCV's chainercv.utils."""

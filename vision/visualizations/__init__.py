@@ -1,0 +1,1 @@
+"""kusari.vision.visualizations: ChainerCV's chainercv.visualizations."""
