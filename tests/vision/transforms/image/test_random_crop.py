@@ -1,0 +1,8 @@
+"""kusari.vision.transforms.random_crop against ChainerCV 0.13.1 under the same seeds (Python's random module)."""
+from vision_chainercv_cases import replay
+
+CHAINERCV_FUNCTIONS = ("transforms.random_crop",)
+
+
+def test_matches_chainercv(chainercv_case, tmp_path):
+    replay(chainercv_case, tmp_path)

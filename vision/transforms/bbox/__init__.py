@@ -1,0 +1,1 @@
+"""Bounding-box transforms, one module each (re-exported by ``kusari.vision.transforms``)."""

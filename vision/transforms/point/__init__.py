@@ -1,0 +1,1 @@
+"""Point transforms, one module each (re-exported by ``kusari.vision.transforms``)."""
