@@ -1,0 +1,94 @@
+"""read_image: an image file as a CHW RGB array, with OpenCV or Pillow (``kusari.config.cv_read_image_backend``)."""
+import os
+
+import numpy
+from PIL import Image
+
+from kusari.vision import _backend
+
+_ALPHA = (None, "ignore", "blend_with_white", "blend_with_black")
+
+
+def _remove_alpha(img: numpy.ndarray, alpha) -> numpy.ndarray:
+    """An (H, W, 3) image from an (H, W, 4) one whose last channel is alpha, as ``alpha`` says."""
+    if alpha is None:
+        raise ValueError("read_image: the image has an alpha channel (RGBA) but alpha is None; pass "
+                         "alpha='ignore', 'blend_with_white' or 'blend_with_black'")
+    color = img[:, :, :3]
+    if alpha == "ignore":
+        return color
+    opacity = img[:, :, 3:] / 255
+    if alpha == "blend_with_white":
+        return color * opacity + 255 * (1 - opacity)
+    return color * opacity
+
+
+def _read_cv2(file, dtype, color: bool, alpha) -> numpy.ndarray:
+    cv2 = _backend.cv2_module()
+    if not color:
+        flag = cv2.IMREAD_GRAYSCALE
+    elif alpha is None:
+        flag = cv2.IMREAD_COLOR
+    else:
+        flag = cv2.IMREAD_UNCHANGED   # keeps an alpha channel: (H, W, 4) BGRA
+    if hasattr(file, "read"):
+        img = cv2.imdecode(numpy.frombuffer(file.read(), dtype=numpy.uint8), flag)
+    else:
+        if not os.path.isfile(file):
+            raise FileNotFoundError(f"read_image: no such file: {file!r}")
+        img = cv2.imread(os.fspath(file), flag)
+    if img is None:
+        raise ValueError(f"read_image: OpenCV cannot read {file!r} as an image")
+    if img.ndim == 2:
+        return img[numpy.newaxis].astype(dtype)
+    if img.shape[2] == 4:
+        img = _remove_alpha(img, alpha)
+    return img[:, :, ::-1].transpose(2, 0, 1).astype(dtype)   # BGR -> RGB, HWC -> CHW
+
+
+def _read_pil(file, dtype, color: bool, alpha) -> numpy.ndarray:
+    with Image.open(file) as f:
+        if not color:
+            mode = "L"
+        else:
+            mode = "RGBA" if f.mode == "RGBA" else "RGB"
+        img = numpy.asarray(f.convert(mode), dtype=dtype)
+    if img.ndim == 2:
+        return img[numpy.newaxis]
+    if img.shape[2] == 4:
+        img = _remove_alpha(img, alpha).astype(dtype, copy=False)
+    return img.transpose(2, 0, 1)
+
+
+def read_image(file, dtype=numpy.float32, color: bool = True, alpha: str | None = None) -> numpy.ndarray:
+    """Read an image file as a CHW array with values in [0, 255], RGB when ``color``.
+
+    The library is ``kusari.config.cv_read_image_backend``: ``'cv2'`` (``cv2.imread`` /
+    ``cv2.imdecode``), ``'PIL'`` (``PIL.Image.open``), or None for OpenCV when it is installed. They
+    may differ slightly (JPEG decoding, grayscale conversion). As in ChainerCV, with OpenCV an
+    ``alpha`` option makes a grayscale file come back with 1 channel, and the alpha blend is computed
+    in float64 before the cast to ``dtype``; with Pillow it is computed in ``dtype`` (float32 by
+    default), and only an RGBA-mode file has alpha.
+
+    Parameters
+    ----------
+    file : str, os.PathLike or file-like object
+        The image file.
+    dtype : numpy dtype
+        Of the result (default float32).
+    color : bool
+        RGB (3 channels, default) or grayscale (1 channel).
+    alpha : {None, 'ignore', 'blend_with_white', 'blend_with_black'}
+        What to do with an alpha channel: None (default) refuses RGBA images with a ValueError;
+        'ignore' drops it; the blends composite the image onto white or black.
+
+    Returns
+    -------
+    numpy.ndarray, shape (3, H, W) or (1, H, W)
+        The image, of ``dtype``.
+    """
+    if alpha not in _ALPHA:
+        raise ValueError(f"read_image: alpha must be one of {_ALPHA}, got {alpha!r}")
+    if _backend.backend("cv_read_image_backend", "read_image") == "cv2":
+        return _read_cv2(file, dtype, color, alpha)
+    return _read_pil(file, dtype, color, alpha)
