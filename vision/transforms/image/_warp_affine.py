@@ -1,61 +1,26 @@
-"""OpenCV 4's ``cv2.warpAffine`` with a constant border, in NumPy, to the bit (what ChainerCV's cv2 rotate ran).
+"""OpenCV 4's ``cv2.warpAffine`` with a constant border, to the bit (what ChainerCV's cv2 rotate ran), on any OpenCV.
 
 OpenCV 5 rewrote warpAffine in floating point, so it no longer gives the numbers ChainerCV 0.13.1's users
-got from OpenCV 4. OpenCV 4 maps each output pixel back through the inverted matrix in fixed point
-(1/1024 pixel, rounded to 1/32), then interpolates from tables of weights for the 32 x 32 sub-pixel
-positions: float32 weights for floating-point images (float64 ones are computed in double), 15-bit
-integer weights for uint8 (rounded back with ``(sum + 2**14) >> 15``). A neighbour outside the image
-counts as the border value; a pixel whose neighbours are all outside is the border value itself.
-Each sum is evaluated in OpenCV's order, so the float results agree to the last bit.
+got from OpenCV 4. OpenCV 4's warpAffine was two steps. First each output pixel is mapped back through
+the inverted matrix in fixed point (1/1024 pixel, rounded to 1/32: an integer pixel and one of 32 x 32
+sub-pixel positions); that integer arithmetic is done here. Then ``cv2.remap`` interpolates with those
+maps from tables of weights per sub-pixel position (float32 weights; 15-bit integer ones for uint8,
+whose sums are rounded back with ``(sum + 2**14) >> 15``). OpenCV 5 still runs that table-driven
+remap for nearest and bilinear maps in this form, so those call ``cv2.remap``; its bicubic remap
+changed, so the bicubic one is computed here, summing in OpenCV 4's order: row by row inside the
+image; near the edge, the border value plus each on-image tap's difference from it.
 """
 import functools
 
 import numpy
 
+from kusari.vision import _backend
+
 _AB_BITS = 10                 # the back-mapped coordinates' fixed point: 1/1024 pixel
-_INTER_BITS = 5               # interpolation tables: 32 sub-pixel positions per axis
+_INTER_BITS = 5               # the sub-pixel positions: 1/32 pixel
 _TAB_SIZE = 1 << _INTER_BITS
-_COEF_BITS = 15               # uint8 weights: sum 2**15
-_KSIZE = {"linear": 2, "cubic": 4}
-DTYPES = (numpy.uint8, numpy.uint16, numpy.int16, numpy.float32, numpy.float64)
-
-
-def _weights_1d(method: str) -> numpy.ndarray:
-    """(32, ksize) float32 interpolation weights at the sub-pixel offsets i / 32."""
-    x = numpy.arange(_TAB_SIZE, dtype=numpy.float32) * numpy.float32(1 / _TAB_SIZE)
-    if method == "linear":
-        return numpy.stack((1 - x, x), axis=1)
-    A = numpy.float32(-0.75)   # Keys' cubic kernel, each step rounded to float32 as OpenCV computes it
-    c0 = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A
-    c1 = ((A + 2) * x - (A + 3)) * x * x + 1
-    c2 = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1
-    c3 = 1 - c0 - c1 - c2
-    return numpy.stack((c0, c1, c2, c3), axis=1)
-
-
-@functools.cache
-def _tables(method: str) -> tuple:
-    """The (1024, ksize * ksize) float32 and int32 weight tables, indexed by ``ay * 32 + ax``."""
-    k = _KSIZE[method]
-    w = _weights_1d(method)
-    # tab[ay * 32 + ax, k1 * k + k2] = w[ay, k1] * w[ax, k2]
-    tab = (w[:, None, :, None] * w[None, :, None, :]).reshape(_TAB_SIZE * _TAB_SIZE, k * k)
-    itab = numpy.rint(tab * numpy.float32(1 << _COEF_BITS)).astype(numpy.int32)
-    # the integer weights of a position must sum to exactly 2**15: OpenCV moves the difference onto the
-    # smallest (or largest) weight of the central 2 x 2, scanning it row by row
-    centre = [(k // 2 + a) * k + k // 2 + b for a in range(2) for b in range(2)]
-    for row in numpy.flatnonzero(itab.sum(axis=1) != 1 << _COEF_BITS):
-        weights = itab[row]
-        low = high = centre[0]
-        for index in centre:
-            if weights[index] < weights[low]:
-                low = index
-            elif weights[index] > weights[high]:
-                high = index
-        diff = weights.sum() - (1 << _COEF_BITS)
-        weights[high if diff < 0 else low] -= diff
-    tab.flags.writeable = itab.flags.writeable = False
-    return tab, itab
+_COEF_BITS = 15               # uint8 weights: 15-bit fixed point
+DTYPES = (numpy.uint8, numpy.uint16, numpy.int16, numpy.float32, numpy.float64)   # what remap interpolates
 
 
 def _inverse(matrix) -> list:
@@ -71,16 +36,49 @@ def _inverse(matrix) -> list:
     return m
 
 
-def _source_positions(m: list, out_H: int, out_W: int, shift: int) -> tuple:
-    """Each output pixel's source position in units of ``2**-(10 - shift)`` pixel (int64 arrays)."""
-    round_delta = (1 << _AB_BITS) // 2 if shift == _AB_BITS else (1 << _AB_BITS) // _TAB_SIZE // 2
+def _source_positions(m: list, out_H: int, out_W: int, bits: int) -> tuple:
+    """Each output pixel's source position ``(X, Y)`` in units of ``2**-bits`` pixel, rounded as OpenCV 4
+    rounds it (int64 arrays of shape (out_H, out_W))."""
+    shift = _AB_BITS - bits
     xs = numpy.arange(out_W, dtype=numpy.float64)
     ys = numpy.arange(out_H, dtype=numpy.float64)
     adelta = numpy.rint(m[0] * xs * (1 << _AB_BITS)).astype(numpy.int64)
     bdelta = numpy.rint(m[3] * xs * (1 << _AB_BITS)).astype(numpy.int64)
-    X0 = numpy.rint((m[1] * ys + m[2]) * (1 << _AB_BITS)).astype(numpy.int64) + round_delta
-    Y0 = numpy.rint((m[4] * ys + m[5]) * (1 << _AB_BITS)).astype(numpy.int64) + round_delta
-    return (X0[:, None] + adelta[None, :]) >> shift, (Y0[:, None] + bdelta[None, :]) >> shift
+    # + half a unit of the result, so that the shift rounds to nearest
+    X0 = numpy.rint((m[1] * ys + m[2]) * (1 << _AB_BITS)).astype(numpy.int64) + (1 << (shift - 1))
+    Y0 = numpy.rint((m[4] * ys + m[5]) * (1 << _AB_BITS)).astype(numpy.int64) + (1 << (shift - 1))
+    return (X0[:, None] + adelta) >> shift, (Y0[:, None] + bdelta) >> shift
+
+
+@functools.cache
+def _cubic_tables() -> tuple:
+    """OpenCV's bicubic weights as (16, 1024) float32 and int32 tables: ``[i * 4 + j, ay * 32 + ax]`` is
+    the weight of tap row ``i``, column ``j`` at sub-pixel position ``(ay, ax)``."""
+    x = numpy.arange(_TAB_SIZE, dtype=numpy.float32) * numpy.float32(1 / _TAB_SIZE)
+    A = numpy.float32(-0.75)   # Keys' cubic kernel, each step rounded to float32 as OpenCV computes it
+    c0 = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A
+    c1 = ((A + 2) * x - (A + 3)) * x * x + 1
+    c2 = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1
+    c3 = 1 - c0 - c1 - c2
+    w = numpy.stack((c0, c1, c2, c3), axis=1)                              # (32, 4)
+    tab = (w[:, None, :, None] * w[None, :, None, :]).reshape(_TAB_SIZE ** 2, 16)
+    itab = numpy.rint(tab * numpy.float32(1 << _COEF_BITS)).astype(numpy.int32)
+    # each position's integer weights must sum to 2**15: OpenCV moves the difference onto the smallest
+    # (or largest) weight of the central 2 x 2 taps, scanned row by row
+    centre = (10, 11, 14, 15)
+    for row in numpy.flatnonzero(itab.sum(axis=1) != 1 << _COEF_BITS):
+        weights = itab[row]
+        low = high = centre[0]
+        for index in centre:
+            if weights[index] < weights[low]:
+                low = index
+            elif weights[index] > weights[high]:
+                high = index
+        diff = weights.sum() - (1 << _COEF_BITS)
+        weights[high if diff < 0 else low] -= diff
+    tab, itab = numpy.ascontiguousarray(tab.T), numpy.ascontiguousarray(itab.T)
+    tab.flags.writeable = itab.flags.writeable = False
+    return tab, itab
 
 
 def _border_value(fill, dtype) -> numpy.ndarray:
@@ -91,12 +89,66 @@ def _border_value(fill, dtype) -> numpy.ndarray:
     return numpy.array(min(max(numpy.rint(fill), info.min), info.max), dtype=dtype)
 
 
-def _cast(values: numpy.ndarray, dtype) -> numpy.ndarray:
-    """OpenCV's ``saturate_cast`` from the working type (round half to even, then clip)."""
-    if dtype.kind == "f":
-        return values.astype(dtype, copy=False)
-    info = numpy.iinfo(dtype)
-    return numpy.clip(numpy.rint(values), info.min, info.max).astype(dtype)
+def _bicubic(img: numpy.ndarray, X: numpy.ndarray, Y: numpy.ndarray, fill) -> numpy.ndarray:
+    """OpenCV 4's bicubic remap with a constant border, at fixed-point positions ``X``, ``Y`` (1/32 pixel)."""
+    C, H, W = img.shape
+    out_shape = X.shape
+    cval = _border_value(fill, img.dtype)
+    fixed_point = img.dtype == numpy.uint8
+    work_dtype = numpy.int32 if fixed_point else numpy.float64 if img.dtype == numpy.float64 else numpy.float32
+    cv = work_dtype(cval)
+    # the image in a 4-pixel frame of the border value: every tap reads a value, off-image ones cv
+    padded = numpy.full((C, H + 8, W + 8), cv, dtype=work_dtype)
+    padded[:, 4:H + 4, 4:W + 4] = img
+    flat = padded.reshape(C, -1)
+    X, Y = X.ravel(), Y.ravel()
+    sx, sy = (X >> _INTER_BITS) - 1, (Y >> _INTER_BITS) - 1                 # the top-left tap
+    base = (numpy.clip(sy, -4, H) + 4) * (W + 8) + numpy.clip(sx, -4, W) + 4
+    offsets = [i * (W + 8) + j for i in range(4) for j in range(4)]
+    position = (Y & (_TAB_SIZE - 1)) * _TAB_SIZE + (X & (_TAB_SIZE - 1))
+    tab, itab = _cubic_tables()
+    table = itab if fixed_point else tab
+
+    def row_sums(pixels):
+        """Inside the image: the taps' weighted sums, row by row (in place: the same roundings, fewer copies)."""
+        index, w = base[pixels], table[:, position[pixels]]
+        total, row, term = (numpy.empty((C, pixels.size), dtype=work_dtype) for _ in range(3))
+        for i in range(4):
+            numpy.multiply(numpy.take(flat, index + offsets[i * 4], axis=1), w[i * 4], out=row)
+            for j in range(1, 4):
+                numpy.multiply(numpy.take(flat, index + offsets[i * 4 + j], axis=1), w[i * 4 + j], out=term)
+                row += term
+            if i == 0:
+                total, row = row, total
+            else:
+                total += row
+        return total
+
+    def edge_sums(pixels):
+        """Near the edge: cv plus (tap - cv) * w over the on-image taps (an off-image tap reads cv and adds 0)."""
+        index, w = base[pixels], table[:, position[pixels]]
+        total = numpy.full((C, pixels.size), cv, dtype=work_dtype)
+        for t, offset in enumerate(offsets):
+            total = total + (numpy.take(flat, index + offset, axis=1) - cv) * w[t]
+        return total
+
+    off = (sx >= W) | (sx + 4 <= 0) | (sy >= H) | (sy + 4 <= 0)            # every tap off the image: cval
+    interior = (sx >= 0) & (sx < W - 3) & (sy >= 0) & (sy < H - 3)
+    out = numpy.empty((C, X.size), dtype=img.dtype)
+    out[:] = cval
+    # for uint8 the two integer sums agree, so the row sums serve the edge too
+    parts = [(interior | ~off, row_sums)] if fixed_point else [(interior, row_sums), (~interior & ~off, edge_sums)]
+    for mask, sums in parts:
+        pixels = numpy.flatnonzero(mask)
+        total = sums(pixels)
+        if fixed_point:
+            out[:, pixels] = numpy.clip((total + (1 << (_COEF_BITS - 1))) >> _COEF_BITS, 0, 255)
+        elif img.dtype.kind == "f":
+            out[:, pixels] = total
+        else:   # 16-bit: saturate_cast from float, rounding half to even
+            info = numpy.iinfo(img.dtype)
+            out[:, pixels] = numpy.clip(numpy.rint(total), info.min, info.max)
+    return out.reshape((C,) + out_shape)
 
 
 def warp_affine(img: numpy.ndarray, matrix, out_H: int, out_W: int, interpolation: str, fill) -> numpy.ndarray:
@@ -119,66 +171,18 @@ def warp_affine(img: numpy.ndarray, matrix, out_H: int, out_W: int, interpolatio
     numpy.ndarray, shape (C, out_H, out_W)
         Of ``img``'s dtype.
     """
-    C, H, W = img.shape
-    cval = _border_value(fill, img.dtype)
     m = _inverse(matrix)
+    if interpolation == "cubic":
+        return _bicubic(img, *_source_positions(m, out_H, out_W, _INTER_BITS), fill)
+    cv2 = _backend.cv2_module()
     if interpolation == "nearest":
-        sx, sy = _source_positions(m, out_H, out_W, _AB_BITS)
-        inside = (sx >= 0) & (sx < W) & (sy >= 0) & (sy < H)
-        values = img[:, numpy.clip(sy, 0, H - 1), numpy.clip(sx, 0, W - 1)]
-        return numpy.where(inside, values, cval)
-
-    X, Y = _source_positions(m, out_H, out_W, _AB_BITS - _INTER_BITS)
-    k = _KSIZE[interpolation]
-    # the top-left tap: the pixel left of / above the position for linear, one more for cubic
-    sx = (X >> _INTER_BITS) - (k // 2 - 1)
-    sy = (Y >> _INTER_BITS) - (k // 2 - 1)
-    position = (Y & (_TAB_SIZE - 1)) * _TAB_SIZE + (X & (_TAB_SIZE - 1))
-    tab, itab = _tables(interpolation)
-    fixed_point = img.dtype == numpy.uint8
-    if fixed_point:
-        work, weights, cv = img.astype(numpy.int32), itab[position], numpy.int32(cval)
+        X, Y = _source_positions(m, out_H, out_W, 0)
+        positions, flag = None, cv2.INTER_NEAREST
     else:
-        work_dtype = numpy.float64 if img.dtype == numpy.float64 else numpy.float32
-        work, weights, cv = img.astype(work_dtype, copy=False), tab[position], work_dtype(cval)
-
-    columns = [sx + j for j in range(k)]
-    rows = [sy + i for i in range(k)]
-    col_ok = [(c >= 0) & (c < W) for c in columns]
-    row_ok = [(r >= 0) & (r < H) for r in rows]
-
-    def tap(i: int, j: int, outside) -> numpy.ndarray:
-        """Tap (i, j) of every output pixel, ``outside`` where it falls off the image."""
-        values = work[:, numpy.clip(rows[i], 0, H - 1), numpy.clip(columns[j], 0, W - 1)]
-        return numpy.where(row_ok[i] & col_ok[j], values, outside)
-
-    if interpolation == "linear":
-        # in and at the image's edge alike: v0*w0 + v1*w1 + v2*w2 + v3*w3, off-image taps = the border value
-        total = None
-        for i in range(2):
-            for j in range(2):
-                term = tap(i, j, cv) * weights[..., i * 2 + j]
-                total = term if total is None else total + term
-    else:
-        # inside (all 16 taps on the image): row sums added row by row
-        total = None
-        for i in range(4):
-            row = tap(i, 0, cv) * weights[..., i * 4]
-            for j in range(1, 4):
-                row = row + tap(i, j, cv) * weights[..., i * 4 + j]
-            total = row if total is None else total + row
-        # at the edge: the border value plus each on-image tap's difference from it, in tap order
-        edge = numpy.full(total.shape, cv * (1 << _COEF_BITS if fixed_point else 1), dtype=total.dtype)
-        for i in range(4):
-            for j in range(4):
-                ok = row_ok[i] & col_ok[j]
-                edge = numpy.where(ok, edge + (tap(i, j, cv) - cv) * weights[..., i * 4 + j], edge)
-        interior = (sx >= 0) & (sx < W - 3) & (sy >= 0) & (sy < H - 3)
-        total = numpy.where(interior, total, edge)
-    if fixed_point:
-        out = numpy.clip((total + (1 << (_COEF_BITS - 1))) >> _COEF_BITS, 0, 255).astype(numpy.uint8)
-    else:
-        out = _cast(total, img.dtype)
-    # a pixel whose taps all fall off the image is the border value itself
-    off = (sx >= W) | (sx + k <= 0) | (sy >= H) | (sy + k <= 0)
-    return numpy.where(off, cval, out)
+        X, Y = _source_positions(m, out_H, out_W, _INTER_BITS)
+        positions = ((Y & (_TAB_SIZE - 1)) * _TAB_SIZE + (X & (_TAB_SIZE - 1))).astype(numpy.uint16)
+        X, Y, flag = X >> _INTER_BITS, Y >> _INTER_BITS, cv2.INTER_LINEAR
+    xy = numpy.clip(numpy.stack((X, Y), axis=-1), -32768, 32767).astype(numpy.int16)   # saturate_cast<short>
+    out = cv2.remap(img.transpose(1, 2, 0), xy, positions, flag, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=(fill,) * 4)
+    return out.reshape(out_H, out_W, img.shape[0]).transpose(2, 0, 1)   # OpenCV drops a single channel axis

@@ -53,9 +53,10 @@ def rotate(img: numpy.ndarray, angle: float, expand: bool = True, fill: float = 
            interpolation: int = Image.BILINEAR) -> numpy.ndarray:
     """Rotate a CHW image counter-clockwise by ``angle`` degrees about its centre.
 
-    The library is ``kusari.config.cv_rotate_backend``: ``'cv2'`` (``cv2.warpAffine``), ``'PIL'``
-    (``Image.rotate`` on each channel as a float32 image, rounded back for integer dtypes), or None
-    for OpenCV when it is installed.
+    The library is ``kusari.config.cv_rotate_backend``: ``'cv2'`` (OpenCV 4's ``cv2.warpAffine``, which
+    ChainerCV ran, reproduced bit for bit whatever OpenCV is installed: OpenCV 5 changed its arithmetic),
+    ``'PIL'`` (``Image.rotate`` on each channel as a float32 image, rounded back for integer dtypes), or
+    None for OpenCV when it is installed.
 
     Parameters
     ----------
