@@ -30,7 +30,14 @@ class MLP(Chain):
 
     def forward(self, x):
         """x: (minibatch, ...) -> (minibatch, out_dim) (trailing axes flattened by Linear)."""
+        return self.l_out(self.hidden(x))
+
+    def hidden(self, x):
+        """The input of ``l_out``: x through the hidden layers and their activations.
+
+        x: (minibatch, ...) -> (minibatch, hidden_dim), or x itself when ``n_layers == 1``.
+        """
         h = x
         for layer in self.layers:
             h = self.activation(layer(h))
-        return self.l_out(h)
+        return h

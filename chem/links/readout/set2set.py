@@ -43,16 +43,19 @@ class Set2Set(Chain):
         if ch != self.in_channels:
             raise ValueError(f"Set2Set: h has {ch} channels but in_channels is {self.in_channels} "
                              f"(h.shape={h.shape})")
+        lstm = self.lstm_layer
         if self.q_star is None:
-            self.q_star = [self.xp.zeros((1, 2 * ch), dtype=h.dtype) for _ in range(mb)]
-        self.hx, self.cx, q = self.lstm_layer(self.hx, self.cx, self.q_star)
-        q = F.stack(q)  # (mb, 1, ch)
-        e = F.matmul(h, F.transpose(q, (0, 2, 1)))  # (mb, node, 1)
+            self.q_star = self.xp.zeros((mb, 2 * ch), dtype=h.dtype)
+            self.hx = self.cx = self.xp.zeros((self.n_layers, mb, ch), dtype=h.dtype)
+        # the LSTM reads one step per graph: one batched step with lstm_layer's weights, which is
+        # what the link computes for its mb one-step sequences (without splitting and re-stacking)
+        self.hx, self.cx, (q,) = F.n_step_lstm(self.n_layers, lstm.dropout, self.hx, self.cx,
+                                               lstm.ws, lstm.bs, [self.q_star])
+        e = F.matmul(h, F.expand_dims(q, 2))  # (mb, node, 1)
         a = F.broadcast_to(F.softmax(e, axis=1), h.shape)
-        r = F.sum(a * h, axis=1, keepdims=True)  # (mb, 1, ch)
-        q_star = F.concat((q, r), axis=2)
-        self.q_star = F.separate(q_star)
-        return F.reshape(q_star, (mb, 2 * ch))
+        r = F.sum(a * h, axis=1)  # (mb, ch)
+        self.q_star = F.concat((q, r), axis=1)
+        return self.q_star
 
     def reset_state(self) -> None:
         """Forget the LSTM state and the query."""

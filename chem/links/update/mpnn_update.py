@@ -8,8 +8,19 @@ from kusari.links import GRU
 class EdgeNet(Chain):
     """Edge network message: each edge vector is mapped by ``nn`` to a (ch, ch) matrix.
 
-    The incoming message uses adj as given, the outgoing one its transpose; ``nn_layer_in`` and
-    ``nn_layer_out`` are the same link (shared weights, saved under both names).
+    The message to node i is ``sum_j A_ij h_j`` with ``A_ij = nn(e_ij)`` reshaped to (ch, ch):
+    the incoming message takes the edge vectors ``e_ij`` from adj as given, the outgoing one from
+    its transpose. As in Chainer Chemistry, ``e_ij`` is row ``i * node + j`` of the graph's adj
+    reshaped to (node * node, n_edge_types) (a reshape, not a transpose to edge-type-last, so a
+    row mixes edge types of neighbouring pairs). ``nn_layer_in`` and ``nn_layer_out`` are the same
+    link (shared weights, saved under both names).
+
+    When ``nn`` is a :class:`kusari.chem.models.MLP` (exactly that class, not a subclass, as the
+    default is), its last layer ``l_out`` is linear, so with ``z_ij = nn.hidden(e_ij)`` (k wide)
+    the message is reassociated: ``sum_j A_ij h_j = W' (sum_j z_ij (x) h_j) + B (sum_j h_j)`` with
+    ``l_out``'s W regrouped as W' (ch, k * ch) and its bias as B (ch, ch). This never builds the
+    (ch, ch) matrix of each node pair (k = 16 against ch * ch), and gives the same result and
+    gradients up to rounding. Any other ``nn`` gets the general path that builds the matrices.
 
     Parameters
     ----------
@@ -21,9 +32,9 @@ class EdgeNet(Chain):
 
     def __init__(self, out_channels: int, nn: Link | None = None):
         super().__init__()
+        # models import links, so the MLP model is imported only here
+        from kusari.chem.models.mlp import MLP
         if nn is None:
-            # models import links, so the MLP model is imported only when it is needed
-            from kusari.chem.models.mlp import MLP
             nn = MLP(out_dim=out_channels ** 2, hidden_dim=16)
         if not isinstance(nn, Link):
             raise TypeError(f"EdgeNet: nn must be a kusari Link, got {type(nn).__name__}")
@@ -31,6 +42,7 @@ class EdgeNet(Chain):
             self.nn_layer_in = nn
             self.nn_layer_out = nn
         self.out_channels = out_channels
+        self._factored = type(nn) is MLP
 
     def _edge_matrices(self, nn, adj, mb, node, ch):
         # (mb, E, node, node) -> block matrix (mb, node * ch, node * ch) of the per-edge (ch, ch)
@@ -38,6 +50,35 @@ class EdgeNet(Chain):
         a = nn(F.reshape(adj, (-1, edge_type)))
         a = F.transpose(F.reshape(a, (mb, node, node, ch, ch)), (0, 1, 3, 2, 4))
         return F.reshape(a, (mb, node * ch, node * ch))
+
+    def _general_message(self, nn, adj, hv, mb, node, ch):
+        return F.reshape(F.matmul(self._edge_matrices(nn, adj, mb, node, ch), hv), (mb, node, ch))
+
+    def _factored_messages(self, h, adj, adj_t):
+        # the incoming and outgoing messages sum_j A_ij h_j, each (mb, node, ch)
+        mb, node, ch = h.shape
+        edge_type = adj.shape[1]
+        mlp = self.nn_layer_in
+        if mlp.l_out.out_size != ch * ch:
+            raise ValueError(f"EdgeNet: nn must output out_channels ** 2 = {ch * ch} values per "
+                             f"edge, its l_out has out_size={mlp.l_out.out_size}")
+        # edge vectors ordered (b, j, i), so that z is (mb, j, i * k): the sum over j is one matmul
+        zs = [mlp.hidden(F.reshape(F.transpose(F.reshape(a, (mb, node, node, edge_type)),
+                                               (0, 2, 1, 3)), (mb * node * node, edge_type)))
+              for a in (adj, adj_t)]
+        k = zs[0].shape[1]
+        W = mlp.l_out.W
+        if W.array is None:  # l_out is lazy: as its own first call would, size it by z
+            W.initialize((ch * ch, k))
+        # W'[c, (k, d)] = W[(c, d), k]; B[c, d] = b[(c, d)] gives every node i the term B sum_j h_j
+        w = F.reshape(F.transpose(F.reshape(W, (ch, ch, k)), (0, 2, 1)), (ch, k * ch))
+        bias = F.linear(F.sum(h, axis=1), F.reshape(mlp.l_out.b, (ch, ch)))
+        bias = F.broadcast_to(F.expand_dims(bias, 1), (mb, node, ch))
+        messages = []
+        for z in zs:
+            zh = F.matmul(F.reshape(z, (mb, node, node * k)), h, transa=True)  # (mb, i * k, d)
+            messages.append(F.linear(F.reshape(zh, (mb, node, k * ch)), w, n_batch_axes=2) + bias)
+        return messages
 
     def forward(self, h, adj):
         """Compute the messages.
@@ -58,12 +99,13 @@ class EdgeNet(Chain):
         if adj.ndim != 4 or adj.shape[0] != mb or adj.shape[2:] != (node, node):
             raise ValueError(f"EdgeNet: adj must have shape (minibatch, n_edge_types, node, node) "
                              f"with minibatch={mb}, node={node}, got {adj.shape}")
-        adj_in = self._edge_matrices(self.nn_layer_in, adj, mb, node, ch)
-        adj_out = self._edge_matrices(self.nn_layer_out, F.transpose(adj, (0, 1, 3, 2)),
-                                      mb, node, ch)
-        hv = F.reshape(h, (mb, node * ch, 1))
-        message_in = F.reshape(F.matmul(adj_in, hv), (mb, node, ch))
-        message_out = F.reshape(F.matmul(adj_out, hv), (mb, node, ch))
+        adj_t = F.transpose(adj, (0, 1, 3, 2))
+        if self._factored:
+            message_in, message_out = self._factored_messages(h, adj, adj_t)
+        else:
+            hv = F.reshape(h, (mb, node * ch, 1))
+            message_in = self._general_message(self.nn_layer_in, adj, hv, mb, node, ch)
+            message_out = self._general_message(self.nn_layer_out, adj_t, hv, mb, node, ch)
         return F.concat((message_in, message_out), axis=2)
 
 

@@ -138,3 +138,16 @@ def test_mlp_shapes_and_layer_count():
     assert len(model.layers) == 2
     with pytest.raises(ValueError, match="n_layers"):
         MLP(out_dim=2, n_layers=0)
+
+
+def test_mlp_hidden_is_the_input_of_l_out():
+    x = numpy.random.RandomState(0).randn(5, 7).astype(numpy.float32)
+    model = MLP(out_dim=2, hidden_dim=4, n_layers=3)
+    y = model(x).array
+    h = x
+    for layer in model.layers:  # an independent forward: relu(x W^T + b) per hidden layer
+        h = numpy.maximum(h @ layer.W.array.T + layer.b.array, 0)
+    numpy.testing.assert_allclose(model.hidden(x).array, h, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(y, h @ model.l_out.W.array.T + model.l_out.b.array,
+                                  rtol=1e-5, atol=1e-6)
+    assert MLP(out_dim=2, n_layers=1).hidden(x) is x
