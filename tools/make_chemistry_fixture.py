@@ -36,8 +36,9 @@ from a fixed seed:
 - ``README.md``: what each file holds, the versions used and this command.
 
 into ``tests/chem/fixtures/`` (or the directory given as the first argument). Every npz has fixed zip
-timestamps, so a re-run rewrites identical bytes; those written by the script itself (not by Chainer Chemistry
-or Chainer's ``save_npz``) also store a ``versions`` JSON entry.
+timestamps, and the peer runs with OpenBLAS's Haswell kernels and without NumPy's AVX-512 loops (which round
+some float32 results differently), so a re-run on any CPU with AVX2 rewrites identical bytes; those written by
+the script itself (not by Chainer Chemistry or Chainer's ``save_npz``) also store a ``versions`` JSON entry.
 """
 import json
 import os
@@ -870,7 +871,9 @@ do not propagate to the adjacency (no `gx/1`), while `RSGCNUpdate` alone does; M
 into NaN, which is then zeroed); the evaluators report under `main/<metric>` when called outside a trainer.
 
 Every npz written by the script itself holds a `versions` entry (JSON); none of them needs `allow_pickle`.
-Every file has fixed zip timestamps, so re-running the tool rewrites identical bytes.
+Every file has fixed zip timestamps, and the tool runs the peer with OpenBLAS's Haswell (AVX2) kernels and
+NumPy's AVX-512 loops disabled (those round some float32 results differently in the last bits), so
+re-running it on any CPU with AVX2 rewrites identical bytes.
 
 Upstream behaviours recorded as they are (parity means reproducing them): parsed labels are float64 (pandas'
 dtype, not cast); `relgcn_sparse` (`GGNNSparsePreprocessor.construct_sparse_data`) writes the source atom into
@@ -925,14 +928,37 @@ def _venv_python() -> pathlib.Path:
     return python
 
 
+# the AVX-512 kernels of the peer's NumPy that its CPU supports, to be disabled (see _peer_env)
+_AVX512_QUERY = ("from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__; "
+                 "print(' '.join(f for f in __cpu_dispatch__ "
+                 "if f.startswith('AVX512') and __cpu_features__[f]))")
+
+
+def _peer_env(python: pathlib.Path) -> dict:
+    """The environment the peer script runs in.
+
+    The hash seed fixes set and dict orders that could leak into fixture entries. OpenBLAS and
+    NumPy choose their float kernels by CPU, and their AVX-512 kernels round some float32 results
+    differently in the last bits; the fixtures were written with the AVX2 ones, so OpenBLAS is
+    pinned to its Haswell kernels and NumPy's AVX-512 loops are disabled (a CPU without AVX2
+    cannot rewrite these bytes).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "NPY_DISABLE_CPU_FEATURES"}
+    avx512 = subprocess.run([str(python), "-c", _AVX512_QUERY], check=True, env=env,
+                            stdout=subprocess.PIPE, text=True).stdout.strip()
+    env.update(PYTHONHASHSEED="0", OPENBLAS_CORETYPE="Haswell")
+    if avx512:
+        env["NPY_DISABLE_CPU_FEATURES"] = avx512
+    return env
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     out = pathlib.Path(argv[0]) if argv else DEFAULT_OUT
     out.mkdir(parents=True, exist_ok=True)
-    # the peer's hash seed fixes set and dict orders that could leak into fixture entries
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    result = subprocess.run([str(_venv_python()), "-c", PEER_SCRIPT, str(out)], check=True, env=env,
-                            stdout=subprocess.PIPE, text=True)
+    python = _venv_python()
+    result = subprocess.run([str(python), "-c", PEER_SCRIPT, str(out)], check=True,
+                            env=_peer_env(python), stdout=subprocess.PIPE, text=True)
     versions = json.loads(result.stdout.strip().splitlines()[-1])
     shown = ", ".join(f"{name} {version}" for name, version in sorted(versions.items()))
     (out / "README.md").write_text(README.format(versions=shown))
