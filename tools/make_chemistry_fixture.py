@@ -21,13 +21,15 @@ from a fixed seed:
 - ``numpy_tuple_dataset.npz``: ``NumpyTupleDataset.save`` of the ragged NFP dataset (object arrays, pickled
   by NumPy); ``numpy_tuple_dataset_padded.npz``: the same with ``out_size=32`` (no object arrays);
 - ``models/<F>.model.npz`` and ``models/<F>.io.npz`` for each model fixture F (every family of
-  ``chainer_chemistry.models`` but CGCNN, in small configurations, the MPNN message/readout combinations, the
+  ``chainer_chemistry.models`` in small configurations, the MPNN message/readout combinations, the
   GWM, CWLE and GWLE variants, and ``predictor`` from ``set_up_predictor('ggnn', ...)``): the model saved by
   ``chainer.serializers.save_npz`` after one forward, and its constructor arguments, inputs (four molecules of
-  ``molecules.csv`` through the preprocessor and converter), test-mode output and the gradients of
-  ``sum(y * gy)``;
+  ``molecules.csv`` through the preprocessor and converter; for ``CGCNN``, three small hand-made crystal graphs
+  through ``cgcnn_converter``), test-mode output and the gradients of ``sum(y * gy)`` (CGCNN also in train
+  mode);
 - ``models/links.npz``: the same per link of ``chainer_chemistry.links`` (readouts, updates, connections),
-  with each link's serialized state; ``models/evaluators.npz``: the ROC AUC, PRC AUC and R2 evaluators on
+  with each link's serialized state; ``models/cgcnn_links.npz``: the same for ``CGCNNUpdate`` and
+  ``CGCNNReadout`` on the crystal graphs; ``models/evaluators.npz``: the ROC AUC, PRC AUC and R2 evaluators on
   fixed predictions;
 - ``saliency.npz``: the saliency calculators (gradient, gradient times input, integrated gradients, occlusion,
   SmoothGrad) on the atom embedding of the ``GGNN`` model fixture with a fixed Linear(4, 1) head, for three
@@ -474,16 +476,21 @@ def model_inputs(method, wle=False):
     return list(converter_method_dict[method](examples, device=-1))
 
 
-def forward_backward(link, xs, prefix, entries):
-    """Test-mode forward on xs, then backward of sum(y * gy); stores x, y, gy, grad and gx under prefix."""
+def forward_backward(link, xs, prefix, entries, train=False):
+    """Forward on xs (test mode unless train), then backward of sum(y * gy); stores x, y, gy, grad and gx
+    under prefix. An object-array input (one int array per graph) is stored item by item, as x/<k>/<i>."""
     inputs = [chainer.Variable(x) if x.dtype.kind == "f" else x for x in xs]
-    with chainer.using_config("train", False):
+    with chainer.using_config("train", train):
         y = link(*inputs)
     gy = np.random.RandomState(0).standard_normal(y.shape).astype(np.float32)
     link.cleargrads()
     F.sum(y * gy).backward()
     for k, x in enumerate(xs):
-        entries["{}x/{}".format(prefix, k)] = x
+        if x.dtype == object:
+            for i, item in enumerate(x):
+                entries["{}x/{}/{}".format(prefix, k, i)] = item
+        else:
+            entries["{}x/{}".format(prefix, k)] = x
     entries[prefix + "y"] = y.array
     entries[prefix + "gy"] = gy
     no_grad = []
@@ -562,22 +569,31 @@ def link_inputs():
             "atoms": atoms, "adj": adj, "adj_typed": model_inputs("ggnn")[1], "distance": model_inputs("schnet")[1]}
 
 
+def store_link(name, cls, config, inputs, input_names, entries, train=False):
+    """One link fixture under <name>/: class, config, input names, its x, y, gy, grad and gx, and its serialized
+    state after the forward (<name>/model/...); with train, a train-mode forward's under <name>/train/."""
+    np.random.seed(0)
+    link = cls(**config)
+    prefix = name + "/"
+    entries[prefix + "class"] = text(cls.__name__)
+    entries[prefix + "config"] = text(json.dumps(config, sort_keys=True))
+    entries[prefix + "inputs"] = text(input_names)
+    forward_backward(link, [inputs[key] for key in input_names], prefix, entries)
+    serializer = chainer.serializers.DictionarySerializer()
+    serializer.save(link)
+    for key, value in serializer.target.items():
+        # a copy: the serializer holds the link's own arrays, which a train-mode forward updates in place
+        entries[prefix + "model/" + key] = value.copy() if isinstance(value, np.ndarray) else value
+    if train:
+        forward_backward(link, [inputs[key] for key in input_names], prefix + "train/", entries, train=True)
+
+
 def write_links():
     """links.npz: per link, its serialized state after the forward (<name>/model/...) and its x, y, gy, grad."""
     inputs = link_inputs()
     entries = {}
     for name, cls, config, input_names in LINK_SPECS:
-        np.random.seed(0)
-        link = cls(**config)
-        prefix = name + "/"
-        entries[prefix + "class"] = text(cls.__name__)
-        entries[prefix + "config"] = text(json.dumps(config, sort_keys=True))
-        entries[prefix + "inputs"] = text(input_names)
-        forward_backward(link, [inputs[key] for key in input_names], prefix, entries)
-        serializer = chainer.serializers.DictionarySerializer()
-        serializer.save(link)
-        for key, value in serializer.target.items():
-            entries[prefix + "model/" + key] = value
+        store_link(name, cls, config, inputs, input_names, entries)
     save_npz(os.path.join("models", "links.npz"), entries)
 
 
@@ -769,6 +785,67 @@ def write_saliency():
     save_npz("saliency.npz", entries)
 
 
+# ---- crystals: models/CGCNN.* and models/cgcnn_links.npz ----
+
+CRYSTAL_SIZES = (2, 3, 4)  # sites per crystal: unequal, so cgcnn_converter's atom_idx is an object array
+CRYSTAL_NEIGHBORS = 3
+CRYSTAL_ELEMENTS = 6  # one-hot site features, as CGCNN's atom_init.json rows are
+BOND_CENTERS = np.linspace(0, 4, 10)  # GaussianDistance centers: 10 bond features per neighbor
+CGCNN_CONFIG = dict(out_dim=4, n_update_layers=2, n_atom_features=8)
+
+
+def crystal_batch():
+    """Three small crystal graphs (site features, bond features, neighbor rows, a target) and their
+    cgcnn_converter batch (atom_feat, nbr_feat, atom_idx, nbr_idx, target)."""
+    from chainer_chemistry.dataset.converters import cgcnn_converter
+    from chainer_chemistry.dataset.utils import GaussianDistance
+
+    rng = np.random.RandomState(3)
+    expansion = GaussianDistance(centers=BOND_CENTERS)
+    examples = []
+    for n in CRYSTAL_SIZES:
+        sites = np.eye(CRYSTAL_ELEMENTS, dtype=np.float32)[rng.randint(0, CRYSTAL_ELEMENTS, n)]
+        neighbors = rng.randint(0, n, (n, CRYSTAL_NEIGHBORS)).astype(np.int32)
+        bonds = expansion.expand_from_distances(rng.uniform(1, 4, (n, CRYSTAL_NEIGHBORS)))
+        examples.append((sites, bonds, neighbors, rng.standard_normal(1).astype(np.float32)))
+    return examples, cgcnn_converter(examples, device=-1)
+
+
+def write_cgcnn_model():
+    """CGCNN.model.npz and CGCNN.io.npz: the model fixture on crystal_batch(), in test and in train mode."""
+    from chainer_chemistry.models.cgcnn import CGCNN
+
+    examples, batch = crystal_batch()
+    xs = list(batch[:4])
+    np.random.seed(0)
+    model = CGCNN(**CGCNN_CONFIG)
+    entries = {"class": text("CGCNN"), "module": text(CGCNN.__module__),
+               "config": text(json.dumps(CGCNN_CONFIG, sort_keys=True)),
+               "converter": text("cgcnn_converter(<the examples>, device=-1)"), "target": batch[4]}
+    for i, example in enumerate(examples):
+        per_example("example/{}".format(i), example, entries)
+    forward_backward(model, xs, "", entries)
+    save_model_npz(os.path.join(MODELS_OUT, "CGCNN.model.npz"), model)
+    # after the save: a train-mode forward updates the batch normalizations' running averages
+    forward_backward(model, xs, "train/", entries, train=True)
+    save_npz(os.path.join("models", "CGCNN.io.npz"), entries)
+
+
+def write_cgcnn_links():
+    """cgcnn_links.npz: CGCNNUpdate (also in train mode: batch normalization) and CGCNNReadout, as links.npz."""
+    from chainer_chemistry.links.readout.cgcnn_readout import CGCNNReadout
+    from chainer_chemistry.links.update.cgcnn_update import CGCNNUpdate
+
+    atom_feat, nbr_feat, atom_idx, nbr_idx, _ = crystal_batch()[1]
+    inputs = {"sites": np.random.RandomState(4).standard_normal((len(atom_feat), 8)).astype(np.float32),
+              "nbr_feat": nbr_feat, "nbr_idx": nbr_idx, "atom_idx": atom_idx}
+    entries = {}
+    store_link("CGCNNUpdate", CGCNNUpdate, dict(n_site_features=8), inputs, ["sites", "nbr_feat", "nbr_idx"],
+               entries, train=True)
+    store_link("CGCNNReadout", CGCNNReadout, dict(out_dim=4), inputs, ["sites", "atom_idx"], entries)
+    save_npz(os.path.join("models", "cgcnn_links.npz"), entries)
+
+
 csv_path = write_molecules_csv()
 write_parsers(csv_path)
 write_preprocessors(csv_path)
@@ -781,6 +858,9 @@ write_evaluators()
 # last: RDKit's 3-D embedding state carries over between calls, so nothing new may run before the
 # schnet/megnet preprocessors
 write_saliency()
+# crystals (no RDKit), added after everything else so that the earlier files stay as they were
+write_cgcnn_model()
+write_cgcnn_links()
 print(json.dumps(VERSIONS, sort_keys=True))
 '''
 
@@ -832,7 +912,8 @@ otherwise: `out_dim=4, hidden_channels=8, n_update_layers=2, n_atom_types=10`.
   weave module computes atoms only), `GGNN-untied-concat` `update_layers/{{0,1}}/update_layer/W_r/W`.
 - `<F>.io.npz`: `class` and `module` (the constructor; `set_up_predictor` for `predictor`), `config` (JSON
   keyword arguments), `preprocessor` (the `preprocess_method_dict` key), `smiles`, `x/<k>` (the k-th
-  positional input, exactly as the converter returned it), `y` (output under `chainer.using_config('train',
+  positional input, exactly as the converter returned it; an object-array input, one int array per graph,
+  is stored item by item as `x/<k>/<i>`), `y` (output under `chainer.using_config('train',
   False)`), `gy` (`RandomState(0).standard_normal(y.shape)` as float32), `grad/<path>` (the gradient of
   `sum(y * gy)` for every parameter that got one, paths as `namedparams` gives them), `gx/<k>` (for the float
   inputs that upstream propagates to), `none_params` (the `None` entries above) and `no_grad_params`
@@ -847,7 +928,7 @@ otherwise: `out_dim=4, hidden_channels=8, n_update_layers=2, n_atom_types=10`.
   RSGCN (`n_wle_types=16`; inputs `atom_array, adj, wle_array` from
   `apply_cwle_for_datasets(k=1)` on the four molecules), and `predictor`
   (`set_up_predictor('ggnn', n_unit=8, conv_layers=2, class_num=2, n_atom_types=10)`: GraphConvPredictor of
-  GGNN and MLP). CGCNN is left out (crystal inputs); the plain WLE models are the base models on relabelled
+  GGNN and MLP), and `CGCNN` (see Crystals below). The plain WLE models are the base models on relabelled
   atoms (the relabelling is in `wle.npz`).
 - `links.npz`: per link fixture `<L>` (`GeneralReadout`, `GeneralReadout-summax`, `GGNNReadout`,
   `NFPReadout`, `MPNNReadout`, `Set2Set`, `SchNetReadout`, `GGNNUpdate`, `MPNNUpdate`, `GINUpdate`,
@@ -880,6 +961,24 @@ dtype, not cast); `relgcn_sparse` (`GGNNSparsePreprocessor.construct_sparse_data
 both rows of `edge_index`; `weavenet` pair features index atom pairs as `i * n_atoms + j` inside rows padded
 to `max_atoms ** 2`; the `*_gwm` supernode features count the self-connections in the edge count; `megnet`
 rejects atoms outside H, C, N, O, F.
+
+## Crystals (`models/CGCNN.*`, `models/cgcnn_links.npz`)
+
+Chainer Chemistry 0.7.1 has no crystal preprocessor (its `CGCNNPreprocessor.get_input_features` raises
+`NotImplementedError`), so the inputs are three hand-made crystal graphs of 2, 3 and 4 sites drawn from
+`RandomState(3)`: site features one-hot over 6 elements (float32 (n, 6)), 3 neighbors per site (`nbr_idx`
+int32 (n, 3)), bond features `GaussianDistance(centers=numpy.linspace(0, 4, 10)).expand_from_distances` of
+distances uniform in [1, 4) (float32 (n, 3, 10)) and a float32 (1,) target, joined by
+`cgcnn_converter(examples, device=-1)`.
+
+- `CGCNN.model.npz` / `CGCNN.io.npz`: `CGCNN(out_dim=4, n_update_layers=2, n_atom_features=8)` as the other
+  model fixtures; `example/<i>/<k>` are the examples, `x/0` to `x/3` the converter's `atom_feat`,
+  `nbr_feat`, `atom_idx` (a ragged object array upstream, so `x/2/<i>`: each crystal's int64 rows) and
+  `nbr_idx`, `target` its fifth output. `train/...` holds the same entries for a train-mode forward (the
+  batch normalizations use the batch statistics), run after the model was saved.
+- `cgcnn_links.npz`: `CGCNNUpdate` (`n_site_features=8`, inputs `sites`, `nbr_feat`, `nbr_idx`, also in
+  train mode under `CGCNNUpdate/train/`) and `CGCNNReadout` (`out_dim=4`, inputs `sites`, `atom_idx`), laid out
+  as `links.npz`; `sites` is a `RandomState(4)` float32 draw of shape (9, 8).
 
 ## Saliency and utils
 

@@ -1,4 +1,4 @@
-"""RelGAT, GNNFiLM, WeaveNet, MEGNet and the GWM / CWLE / GWLE variants against Chainer Chemistry 0.7.1.
+"""RelGAT, GNNFiLM, WeaveNet, MEGNet, CGCNN and the GWM / CWLE / GWLE variants against Chainer Chemistry 0.7.1.
 
 Each fixture F in tests/chem/fixtures/models/ holds the model that the real library saved
 (F.model.npz) and F.io.npz with its constructor (``module``, ``class``, ``config``), inputs,
@@ -28,7 +28,7 @@ _spec.loader.exec_module(_parity)
 check_forward_backward = _parity.check_forward_backward
 
 _WLE_BASES = ["GGNN", "RelGAT", "RelGCN", "GIN", "NFP", "RSGCN"]
-NAMES = (["RelGAT", "GNNFiLM", "WeaveNet", "MEGNet",
+NAMES = (["RelGAT", "GNNFiLM", "WeaveNet", "MEGNet", "CGCNN",
           "GGNN_GWM", "NFP_GWM", "GIN_GWM", "RSGCN_GWM"]
          + [f"{base}_CWLE" for base in _WLE_BASES] + [f"{base}_GWLE" for base in _WLE_BASES])
 

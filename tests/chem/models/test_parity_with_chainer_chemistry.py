@@ -42,12 +42,30 @@ def fixtures_of(family: str):
                   if family_of(p.name[:-len(".io.npz")]) == family)
 
 
-def check_forward_backward(model, io: dict) -> None:
-    """Run ``model`` on io's inputs in test mode; compare y, every parameter gradient and gx."""
-    n_inputs = len([k for k in io if k.startswith("x/")])
-    inputs = [kusari.Variable(x) if x.dtype.kind == "f" else x
-              for x in (io[f"x/{k}"] for k in range(n_inputs))]
-    with kusari.using_config("train", False):
+def fixture_inputs(io: dict) -> list:
+    """The positional inputs ``x/<k>``; items ``x/<k>/<i>`` form input k as a 1-D object array
+    (one int array per graph, as cgcnn_converter's atom_idx)."""
+    n_inputs = len({k.split("/")[1] for k in io if k.startswith("x/")})
+    inputs = []
+    for k in range(n_inputs):
+        if f"x/{k}" in io:
+            inputs.append(io[f"x/{k}"])
+            continue
+        items = [io[f"x/{k}/{i}"] for i in range(len([key for key in io
+                                                        if key.startswith(f"x/{k}/")]))]
+        array = numpy.empty(len(items), dtype=object)
+        array[:] = items
+        inputs.append(array)
+    return inputs
+
+
+def check_forward_backward(model, io: dict, train: bool = False) -> None:
+    """Run ``model`` on io's inputs in test mode; compare y, every parameter gradient and gx.
+
+    Entries under ``train/`` (the same, recorded in train mode) are compared next, in train mode.
+    """
+    inputs = [kusari.Variable(x) if x.dtype.kind == "f" else x for x in fixture_inputs(io)]
+    with kusari.using_config("train", train):
         y = model(*inputs)
     assert y.dtype == io["y"].dtype
     numpy.testing.assert_allclose(y.array, io["y"], rtol=1e-4, atol=1e-5)
@@ -67,6 +85,9 @@ def check_forward_backward(model, io: dict) -> None:
         if f"gx/{k}" in io:
             numpy.testing.assert_allclose(x.grad, io[f"gx/{k}"], rtol=1e-4, atol=1e-5,
                                           err_msg=f"gx/{k}")
+    train_io = {k[len("train/"):]: v for k, v in io.items() if k.startswith("train/")}
+    if train_io:
+        check_forward_backward(model, train_io, train=True)
 
 
 def check_against_fixture(model_file: Path, io_file: Path, cls) -> None:
@@ -96,26 +117,31 @@ def test_model_matches_chainer_chemistry(family, io_file):
     check_against_fixture(model_file, io_file, CLASSES[family])
 
 
-LINKS_FIXTURE = FIXTURES / "links.npz"
+# links.npz: the links of molecule models; cgcnn_links.npz: CGCNN's, on crystal graphs
+LINK_FIXTURES = [FIXTURES / "links.npz", FIXTURES / "cgcnn_links.npz"]
 
 
 def _link_cases():
-    if not LINKS_FIXTURE.exists():
-        return [pytest.param(None, id="links-missing")]
-    with numpy.load(LINKS_FIXTURE) as z:
-        return [pytest.param(name, id=name)
-                for name in sorted({k.split("/")[0] for k in z.files if k.endswith("/class")})]
+    cases = []
+    for path in LINK_FIXTURES:
+        if not path.exists():
+            cases.append(pytest.param(path, None, id=f"{path.stem}-missing"))
+            continue
+        with numpy.load(path) as z:
+            cases += [pytest.param(path, name, id=name)
+                      for name in sorted({k.split("/")[0] for k in z.files if k.endswith("/class")})]
+    return cases
 
 
-@pytest.mark.parametrize("name", _link_cases())
-def test_link_matches_chainer_chemistry(name):
+@pytest.mark.parametrize("path, name", _link_cases())
+def test_link_matches_chainer_chemistry(path, name):
     if name is None:
-        pytest.skip(f"Chainer Chemistry fixture {LINKS_FIXTURE} is missing")
-    with numpy.load(LINKS_FIXTURE) as z:
+        pytest.skip(f"Chainer Chemistry fixture {path} is missing")
+    with numpy.load(path) as z:
         io = {k[len(name) + 1:]: z[k] for k in z.files if k.startswith(name + "/")}
     cls = getattr(chem_links, str(io["class"]), None)
     if cls is None:
         pytest.skip(f"kusari.chem.links has no {io['class']} yet")
     link = cls(**json.loads(str(io["config"])))
-    serializers.load_npz(str(LINKS_FIXTURE), link, path=f"{name}/model/")  # strict
+    serializers.load_npz(str(path), link, path=f"{name}/model/")  # strict
     check_forward_backward(link, io)

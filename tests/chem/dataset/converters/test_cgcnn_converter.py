@@ -33,3 +33,23 @@ def test_equal_sizes_still_give_one_array_per_crystal():
 def test_empty_batch():
     with pytest.raises(ValueError, match="cgcnn_converter: the batch is empty"):
         cgcnn_converter([])
+
+
+def test_matches_chainer_chemistry_on_the_fixture_crystals():
+    """The batch Chainer Chemistry's cgcnn_converter made of the CGCNN fixture's examples."""
+    from pathlib import Path
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "models" / "CGCNN.io.npz"
+    if not fixture.exists():
+        pytest.skip(f"Chainer Chemistry fixture {fixture} is missing")
+    with numpy.load(fixture) as z:
+        io = {k: z[k] for k in z.files}
+    n_examples = len({k.split("/")[1] for k in io if k.startswith("example/")})
+    examples = [tuple(io[f"example/{i}/{k}"] for k in range(4)) for i in range(n_examples)]
+    atom, nbr, atom_idx, nbr_idx, target = cgcnn_converter(examples)
+    for got, key in ((atom, "x/0"), (nbr, "x/1"), (nbr_idx, "x/3"), (target, "target")):
+        assert got.dtype == io[key].dtype, key
+        numpy.testing.assert_array_equal(got, io[key], err_msg=key)
+    assert atom_idx.dtype == object and len(atom_idx) == n_examples
+    for i, rows in enumerate(atom_idx):
+        assert rows.dtype == io[f"x/2/{i}"].dtype
+        numpy.testing.assert_array_equal(rows, io[f"x/2/{i}"])
