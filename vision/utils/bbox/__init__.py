@@ -1,0 +1,1 @@
+"""kusari.vision.utils.bbox: intersection over union of boxes and non-maximum suppression."""
