@@ -1,0 +1,1 @@
+"""kusari.vision.extensions.evaluator: trainer extensions that evaluate a model's predictions."""
