@@ -3,19 +3,18 @@ along each axis, the channel each output bin reads, and a linear "tap" map with 
 
 Output bin (r, c, p, q) of a position-sensitive op reads input channel ``(c * G + gh(p)) * G + gw(q)``
 of image ``roi_indices[r]``, with ``gh(p) = floor(p * G / out_h)`` (G = ``group_size``), and combines
-input elements along rows chosen by (r, p) and columns chosen by (r, q). Every op here, once its
-max ops have chosen their sample, is linear in x and is described by *taps*: terms ``weight *
-source[base + row * width + col]`` summed per output element, with ``source`` the input (or its
-integral image) flattened. ``TapGather`` applies the map, ``TapScatter`` its adjoint; each is the
-other's backward, so the ops are differentiable any number of times.
+input elements along rows chosen by (r, p) and columns chosen by (r, q). Each op is linear in x
+(a max op once it has chosen its samples) and is described by *taps*: terms ``weight *
+source[offset + row * width + col]`` summed per output element, ``source`` being x (or its
+integral image) read channel-last (see ``Taps``). ``TapGather`` applies the map, ``TapScatter``
+its adjoint; each is the other's backward, so the ops are differentiable any number of times.
 
 Coordinates follow ChainerCV 0.13.1's CPU code, computed in float64 in its order of operations, so
 bins and sample points fall on the same pixels.
 """
 import numpy
 
-from kusari import backend, utils
-from kusari.function_node import FunctionNode
+from kusari import FunctionNode, backend, utils
 
 
 def parse_args(fname: str, outsize, spatial_scale, group_size, sampling_ratio=None, align=False):
@@ -88,8 +87,8 @@ def check_inputs(fname: str, inputs, out_c, group_size) -> None:
 # --- where each output bin reads ------------------------------------------------------------------
 
 def roi_extent(rois, spatial_scale, axis):
-    """Start and bin length of each RoI along ``axis`` (0: rows, 1: columns) in x's coordinates:
-    the RoI is at least 0.1 long."""
+    """Start and length of each RoI along ``axis`` (0: rows, 1: columns) in x's coordinates, in
+    float64; the length is at least 0.1."""
     xp = backend.get_array_module(rois)
     rois = rois.astype(numpy.float64)
     start = rois[:, axis] * spatial_scale
