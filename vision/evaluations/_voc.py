@@ -1,6 +1,5 @@
 """What the PASCAL VOC style evaluations of boxes and of masks share: matching predictions to ground
 truth class by class, precision and recall over the ranked predictions."""
-import collections
 import itertools
 
 import numpy
@@ -44,23 +43,37 @@ def zip_images(fname: str, **iterables):
         yield items
 
 
-def voc_prec_rec(fname, images, check, iou, iou_thresh):
+def blockwise_iou(iou):
+    """A ``class_iou`` for ``voc_prec_rec`` that calls ``iou(pred_regions, gt_regions)`` on the
+    pairs of each class only (for masks, where every IoU costs a pass over the pixels)."""
+    def class_iou(pred_region, pred_label, gt_region, gt_label):
+        overlap = numpy.full((len(pred_label), len(gt_label)), -numpy.inf)
+        for label in numpy.intersect1d(pred_label, gt_label):
+            p = numpy.flatnonzero(pred_label == label)
+            g = numpy.flatnonzero(gt_label == label)
+            overlap[numpy.ix_(p, g)] = iou(pred_region[p], gt_region[g])
+        return overlap
+    return class_iou
+
+
+def voc_prec_rec(fname, images, check, class_iou, iou_thresh):
     """Precision and recall per class of ranked predictions matched to ground truth.
 
     ``images`` yields (pred_regions, pred_labels, pred_scores, gt_regions, gt_labels, gt_difficults
     or None) per image; ``check(regions, argname, index)`` validates one image's regions and
-    returns their count; ``iou(pred_regions, gt_regions)`` gives their (P, G) IoU matrix. Within an image and
-    class, predictions in descending score order each take the ground truth of highest IoU if it
-    reaches ``iou_thresh``: the first to take a ground truth is a true positive, later ones false
-    positives; one that takes a difficult ground truth is ignored. Difficult ground truth does not
-    count towards recall.
+    returns their count; ``class_iou(pred_regions, pred_labels, gt_regions, gt_labels)`` gives
+    their (P, G) IoU matrix, -inf between different classes. Within an image and class, predictions in descending score order each take the ground truth of highest
+    IoU if it reaches ``iou_thresh``: the first to take a ground truth is a true positive, later
+    ones false positives; one that takes a difficult ground truth is ignored. Difficult ground
+    truth does not count towards recall. Across images, a class's predictions are ranked by score
+    (ties: later images and lower-ranked predictions first, as ChainerCV's lists order them).
 
     Returns ``(prec, rec)``: lists indexed by class up to the largest class id seen; ``prec[l]`` is
     None for a class absent from both, ``rec[l]`` None for one without non-difficult ground truth.
     """
-    n_pos = collections.defaultdict(int)
-    scores = collections.defaultdict(list)
-    matches = collections.defaultdict(list)
+    labels, scores, matches = [], [], []     # per image, predictions in descending score order
+    n_pos = numpy.zeros(0, numpy.int64)       # non-difficult ground truth per class
+    seen = set()
     for i, (pred_region, pred_label, pred_score, gt_region, gt_label, gt_difficult) in enumerate(images):
         n_pred = check(pred_region, "pred", i)
         check_labels(fname, f"pred_labels[{i}]", pred_label, n_pred, "predictions")
@@ -74,35 +87,37 @@ def voc_prec_rec(fname, images, check, iou, iou_thresh):
         elif tuple(gt_difficult.shape) != (n_gt,):
             raise ValueError(f"{fname}: gt_difficults[{i}].shape={tuple(gt_difficult.shape)} does not match "
                              f"the {n_gt} ground-truth objects")
-        for label in numpy.unique(numpy.concatenate((pred_label, gt_label)).astype(int)):
-            keep = pred_label == label
-            order = descending_order(pred_score[keep])
-            pred_region_l = pred_region[keep][order]
-            scores[label].extend(pred_score[keep][order])
-            keep_gt = gt_label == label
-            gt_region_l = gt_region[keep_gt]
-            difficult_l = gt_difficult[keep_gt].astype(bool)
-            n_pos[label] += int(numpy.count_nonzero(~difficult_l))
-            if len(pred_region_l) == 0:
-                continue
-            if len(gt_region_l) == 0:
-                matches[label].extend([0] * len(pred_region_l))
-                continue
-            overlap = iou(pred_region_l, gt_region_l)
-            gt_index = overlap.argmax(axis=1)
-            hit = ~(overlap.max(axis=1) < iou_thresh)     # a nan IoU counts as a hit, as in ChainerCV
-            # the first prediction (in score order) to reach a ground truth takes it
-            first = numpy.zeros(len(gt_index), bool)
-            first[numpy.unique(numpy.where(hit, gt_index, -1), return_index=True)[1]] = True
-            match = numpy.where(hit & first, 1, 0)
-            match[hit & difficult_l[gt_index]] = -1
-            matches[label].extend(match.tolist())
+        gt_label = gt_label.astype(numpy.int64)
+        gt_difficult = gt_difficult.astype(bool)
+        seen.update(pred_label.tolist(), gt_label.tolist())
+        counts = numpy.bincount(gt_label[~gt_difficult], minlength=len(n_pos))
+        n_pos = numpy.concatenate([n_pos, numpy.zeros(len(counts) - len(n_pos), numpy.int64)]) + counts
 
-    n_class = max(n_pos.keys()) + 1 if n_pos else 0
+        # within a class, the prediction order of a stable descending sort of the image's scores
+        order = descending_order(pred_score)
+        pred_label = pred_label[order].astype(numpy.int64)
+        match = numpy.zeros(n_pred, numpy.int8)
+        if n_gt and n_pred:
+            overlap = class_iou(pred_region[order], pred_label, gt_region, gt_label)
+            gt_index = overlap.argmax(axis=1)
+            hit = ~(overlap.max(axis=1) < iou_thresh)      # a nan IoU counts as a hit, as in ChainerCV
+            # the first prediction to reach a ground truth takes it
+            first = numpy.zeros(n_pred, bool)
+            first[numpy.unique(numpy.where(hit, gt_index, -1), return_index=True)[1]] = True
+            match[hit & first] = 1
+            match[hit & gt_difficult[gt_index]] = -1
+        labels.append(pred_label)
+        scores.append(pred_score[order])
+        matches.append(match)
+
+    labels, scores, matches = (numpy.concatenate(v) if v else numpy.zeros(0) for v in (labels, scores, matches))
+    n_class = max(seen) + 1 if seen else 0
+    n_pos = numpy.concatenate([n_pos, numpy.zeros(max(n_class - len(n_pos), 0), numpy.int64)])
     prec = [None] * n_class
     rec = [None] * n_class
-    for label in n_pos:
-        match = numpy.array(matches[label], numpy.int8)[descending_order(numpy.array(scores[label]))]
+    for label in sorted(seen):
+        keep = labels == label
+        match = matches[keep][descending_order(scores[keep])]
         tp = numpy.cumsum(match == 1)
         fp = numpy.cumsum(match == 0)
         with numpy.errstate(divide="ignore", invalid="ignore"):

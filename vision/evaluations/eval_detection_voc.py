@@ -97,13 +97,14 @@ def _prec_rec(fname, pred_bboxes, pred_labels, pred_scores, gt_bboxes, gt_labels
         check_bbox(fname, f"{which}_bboxes[{i}]", bbox)
         return bbox.shape[0]
 
-    def iou(pred_bbox, gt_bbox):
-        # VOC counts pixels: a box covers its end row and column
-        return pairwise_iou(_plus_one(pred_bbox), _plus_one(gt_bbox))
+    def class_iou(pred_bbox, pred_label, gt_bbox, gt_label):
+        # VOC counts pixels: a box covers its end row and column; boxes of other classes never match
+        iou = pairwise_iou(_plus_one(pred_bbox), _plus_one(gt_bbox))
+        return numpy.where(pred_label[:, None] == gt_label, iou, -numpy.inf)
 
     images = zip_images(fname, pred_bboxes=pred_bboxes, pred_labels=pred_labels, pred_scores=pred_scores,
                         gt_bboxes=gt_bboxes, gt_labels=gt_labels, gt_difficults=gt_difficults)
-    return voc_prec_rec(fname, images, check, iou, iou_thresh)
+    return voc_prec_rec(fname, images, check, class_iou, iou_thresh)
 
 
 def _plus_one(bbox):

@@ -1,5 +1,5 @@
 """PASCAL VOC style instance segmentation metric (as FCIS evaluates): average precision of ranked masks."""
-from kusari.vision.evaluations._voc import nanmean, voc_prec_rec, zip_images
+from kusari.vision.evaluations._voc import blockwise_iou, nanmean, voc_prec_rec, zip_images
 from kusari.vision.evaluations.eval_detection_voc import calc_detection_voc_ap
 from kusari.vision.utils.mask.mask_iou import check_masks, mask_iou
 
@@ -59,4 +59,4 @@ def _prec_rec(fname, pred_masks, pred_labels, pred_scores, gt_masks, gt_labels, 
 
     images = zip_images(fname, pred_masks=pred_masks, pred_labels=pred_labels, pred_scores=pred_scores,
                         gt_masks=gt_masks, gt_labels=gt_labels, gt_difficults=None)
-    return voc_prec_rec(fname, images, check, iou, iou_thresh)
+    return voc_prec_rec(fname, images, check, blockwise_iou(iou), iou_thresh)
