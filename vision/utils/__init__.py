@@ -1,5 +1,7 @@
 """kusari.vision.utils: ChainerCV 0.13.1's ``chainercv.utils`` (image files, downloads, test helpers;
 box, mask and iterator utilities)."""
+from kusari.vision.utils.bbox.bbox_iou import bbox_iou  # NOQA
+from kusari.vision.utils.bbox.non_maximum_suppression import non_maximum_suppression  # NOQA
 from kusari.vision.utils.download import cached_download  # NOQA
 from kusari.vision.utils.download import download_model  # NOQA
 from kusari.vision.utils.download import extractall  # NOQA
@@ -7,6 +9,12 @@ from kusari.vision.utils.image import read_image  # NOQA
 from kusari.vision.utils.image import read_label  # NOQA
 from kusari.vision.utils.image import tile_images  # NOQA
 from kusari.vision.utils.image import write_image  # NOQA
+from kusari.vision.utils.iterator import apply_to_iterator  # NOQA
+from kusari.vision.utils.iterator import ProgressHook  # NOQA
+from kusari.vision.utils.iterator import unzip  # NOQA
+from kusari.vision.utils.mask.mask_iou import mask_iou  # NOQA
+from kusari.vision.utils.mask.mask_to_bbox import mask_to_bbox  # NOQA
+from kusari.vision.utils.mask.scale_mask import scale_mask  # NOQA
 from kusari.vision.utils.testing import assert_is_bbox  # NOQA
 from kusari.vision.utils.testing import assert_is_bbox_dataset  # NOQA
 from kusari.vision.utils.testing import assert_is_detection_link  # NOQA
