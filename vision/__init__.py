@@ -22,6 +22,7 @@ for _entry in _ENTRIES:
         setattr(kusari.global_config, _entry, None)
 del _entry
 
+from kusari.vision import chainer_experimental  # NOQA
 from kusari.vision import datasets  # NOQA
 from kusari.vision import evaluations  # NOQA
 from kusari.vision import extensions  # NOQA

@@ -1,0 +1,2 @@
+"""kusari.vision.chainer_experimental.training: training helpers."""
+from kusari.vision.chainer_experimental.training import extensions  # NOQA

@@ -1,0 +1,1 @@
+"""ADE20K (MIT Scene Parsing Benchmark): semantic segmentation and test images."""

@@ -1,0 +1,1 @@
+"""CamVid: semantic segmentation of road scenes."""

@@ -1,0 +1,1 @@
+"""Cityscapes: semantic segmentation of street scenes and test images."""

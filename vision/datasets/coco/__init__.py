@@ -1,0 +1,1 @@
+"""MS COCO: detection, instance and semantic segmentation datasets."""

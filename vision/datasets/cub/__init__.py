@@ -1,0 +1,1 @@
+"""Caltech-UCSD Birds-200-2011: class labels and keypoints."""

@@ -1,0 +1,1 @@
+"""Stanford Online Products: metric learning."""

@@ -1,0 +1,1 @@
+"""The Semantic Boundaries Dataset (SBD): instance segmentation of VOC images."""

@@ -1,0 +1,1 @@
+"""PASCAL VOC: detection, semantic and instance segmentation datasets."""
