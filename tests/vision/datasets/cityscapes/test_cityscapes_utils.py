@@ -1,0 +1,8 @@
+"""kusari.vision.datasets.cityscapes.cityscapes_utils: ChainerCV 0.13.1's labels, names and colours."""
+import dataset_parity
+import pytest
+
+
+@pytest.mark.parametrize("name", [n for n in dataset_parity.record()["constants"] if n.startswith("cityscapes.")])
+def test_constants_match_chainercv(name):
+    dataset_parity.check_constant(name)
