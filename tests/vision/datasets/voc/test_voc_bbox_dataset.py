@@ -25,19 +25,14 @@ def raccoon(shared_data, tmp_path):
     train / test split of its CSV files as ImageSets/Main/{train,val}.txt."""
     source = os.path.join(shared_data, "raccoon")
     root = tmp_path / "VOCraccoon"
-    for folder, target in (("JPEGImages", "images"), ("Annotations", "annotations")):
-        os.symlink(os.path.join(source, target), root / folder if root.exists() else _mkdir(root) / folder)
     (root / "ImageSets" / "Main").mkdir(parents=True)
+    for folder, target in (("JPEGImages", "images"), ("Annotations", "annotations")):
+        os.symlink(os.path.join(source, target), root / folder)
     for split, table in (("train", "train_labels.csv"), ("val", "test_labels.csv")):
         with open(os.path.join(source, table)) as f:
             names = sorted({row["filename"][:-4] for row in csv.DictReader(f)}, key=lambda n: int(n.split("-")[1]))
         (root / "ImageSets" / "Main" / f"{split}.txt").write_text("".join(n + "\n" for n in names))
     return str(root), source
-
-
-def _mkdir(path):
-    path.mkdir()
-    return path
 
 
 def test_reads_the_raccoon_annotations(raccoon):
