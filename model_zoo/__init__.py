@@ -1,4 +1,4 @@
-"""kusari.model_zoo: the registry of pretrained models, loaded by name and verified by checksum.
+"""kusari.model_zoo: the registry of pretrained models, loaded by name and verified (by checksum where one is known).
 
 ``load(name)`` returns the entry's ready object: a network of its architecture with its weights, or
 what its loader builds from the file (an RL agent, a predictor with its preprocessor); ``list()``
@@ -7,6 +7,7 @@ or an NPZ path), resolved by :func:`kusari.model_zoo.pretrained.resolve`. A zoo 
 :func:`pack_directory` makes one of an object saved as a folder, :func:`unpack_directory` undoes it.
 """
 from kusari.model_zoo import entries  # NOQA  (registers the shipped entries)
+from kusari.model_zoo import vision  # NOQA  (registers ChainerCV's published classifier weights)
 from kusari.model_zoo.archive import pack_directory, unpack_directory  # NOQA
 from kusari.model_zoo.registry import Entry, info, load, register, unregister, weights_path  # NOQA
 from kusari.model_zoo.registry import names as list  # NOQA

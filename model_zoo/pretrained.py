@@ -1,6 +1,11 @@
-"""The ``pretrained_model=`` convention of model constructors: a registry key or a path to an ``.npz``."""
+"""The ``pretrained_model=`` convention of model constructors: a registry key or a path to an ``.npz``;
+and the check that a weight file fits the architecture it is loaded into."""
 import os
+import zipfile
 
+from numpy.lib import format as npy_format
+
+from kusari import serializers
 from kusari.model_zoo import registry
 
 
@@ -58,3 +63,71 @@ def resolve(owner: str, pretrained_model, given: dict, defaults: dict) -> tuple[
     known = ", ".join(registry.names()) or "(none)"
     raise ValueError(f"{owner}: pretrained_model={key!r} is neither a registered model "
                      f"({known}) nor an existing .npz file")
+
+
+def _npz_shapes(path: str) -> dict:
+    """``{key: shape}`` of every array in the NPZ at ``path``, read from the members' headers only."""
+    shapes = {}
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.namelist():
+            if not member.endswith(".npy"):
+                continue
+            with archive.open(member) as f:
+                major, _ = npy_format.read_magic(f)
+                read_header = (npy_format.read_array_header_1_0 if major == 1
+                               else npy_format.read_array_header_2_0)
+                shape, _, _ = read_header(f)
+            shapes[member[:-len(".npy")]] = tuple(shape)
+    return shapes
+
+
+def _listing(keys, limit: int = 8) -> str:
+    keys = sorted(keys)
+    shown = ", ".join(keys[:limit])
+    return shown + (f", ... ({len(keys)} in all)" if len(keys) > limit else "")
+
+
+def check_fits(owner: str, link, path: str) -> None:
+    """Raise ValueError unless the NPZ at ``path`` holds exactly the arrays that ``link`` saves.
+
+    The file's keys must be the keys :func:`kusari.serializers.save_npz` writes for ``link``
+    (parameters and persistents, ``'conv1/conv/W'``, ``'conv1/bn/N'``...), none missing and none
+    extra, and each array whose shape ``link`` already knows must have that shape (a parameter
+    whose input size is deferred takes the file's shape when it is loaded).
+
+    Parameters
+    ----------
+    owner : str
+        The model's name, for the message (e.g. ``'ResNet50'``).
+    link : kusari.Link
+        The model the file is meant for.
+    path : str
+        The NPZ file.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, the missing and the unexpected keys and the shape mismatches.
+    """
+    try:
+        found = _npz_shapes(path)
+    except (OSError, zipfile.BadZipFile, ValueError) as e:
+        raise ValueError(f"{owner}: {path} is not a readable NPZ file ({type(e).__name__}: {e})") from e
+    expected = {}
+    serializers.DictionarySerializer(expected).save(link)
+    missing = expected.keys() - found.keys()
+    extra = found.keys() - expected.keys()
+    mismatched = [f"{key}: file {found[key]}, model {array.shape}" for key, array in sorted(expected.items())
+                  if key in found and array.dtype != object and array.shape != found[key]]
+    if not (missing or extra or mismatched):
+        return
+    problems = []
+    if missing:
+        problems.append(f"missing keys: {_listing(missing)}")
+    if extra:
+        problems.append(f"unexpected keys: {_listing(extra)}")
+    if mismatched:
+        problems.append(f"shape mismatches: {'; '.join(mismatched[:8])}"
+                        + (f" ... ({len(mismatched)} in all)" if len(mismatched) > 8 else ""))
+    raise ValueError(f"{owner}: {path} does not hold the weights of this architecture "
+                     f"({type(link).__name__}): " + "; ".join(problems))

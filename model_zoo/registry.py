@@ -2,6 +2,8 @@
 import dataclasses
 import importlib
 import os
+import zipfile
+import zlib
 
 from kusari.dataset.download import Checksum, cached_download
 from kusari.utils import file_sha256, kusari_home
@@ -26,8 +28,11 @@ class Entry:
     file : str
         The file's name, one ``.npz``; looked up in the package's ``weights/`` folder, then in
         ``KUSARI_HOME/models``.
-    sha256 : str
-        Hex SHA-256 of the file.
+    sha256 : str or None
+        Hex SHA-256 of the file; None only for a file published elsewhere whose checksum could not
+        be computed when the entry was written (say why in ``no_checksum``). Such a download is
+        verified as a readable NPZ (every member's CRC) and its loader checks that the keys and
+        shapes fit the architecture.
     architecture : str or None
         ``'module:Class'`` of a network constructor accepting ``pretrained_model=``; ``load``
         returns ``Class(pretrained_model=name)``.
@@ -47,11 +52,13 @@ class Entry:
         The reproduction that produced it (``python -m reproductions run NAME``).
     commit : str
         The git commit of that run.
+    no_checksum : str
+        Why ``sha256`` is None (required then, empty otherwise).
     """
 
     name: str
     file: str
-    sha256: str
+    sha256: str | None = None
     architecture: str | None = None
     loader: str | None = None
     params: dict = dataclasses.field(default_factory=dict)
@@ -60,6 +67,7 @@ class Entry:
     metric: dict = dataclasses.field(default_factory=dict)
     reproduction: str = ""
     commit: str = ""
+    no_checksum: str = ""
 
     def __post_init__(self):
         if (self.architecture is None) == (self.loader is None):
@@ -74,7 +82,16 @@ class Entry:
         if not self.file.endswith(".npz") or os.path.basename(self.file) != self.file:
             raise ValueError(f"model_zoo.Entry {self.name!r}: file must be a bare '.npz' file name, "
                              f"got {self.file!r}")
-        Checksum(self.sha256)  # validates the digest's form early
+        if self.sha256 is None:
+            if not self.no_checksum or self.url is None:
+                raise ValueError(f"model_zoo.Entry {self.name!r}: an entry without sha256 must be "
+                                 f"downloaded (url) and say why it has no checksum (no_checksum), got "
+                                 f"url={self.url!r}, no_checksum={self.no_checksum!r}")
+        elif self.no_checksum:
+            raise ValueError(f"model_zoo.Entry {self.name!r}: no_checksum is for entries without "
+                             f"sha256, got sha256={self.sha256!r}")
+        else:
+            Checksum(self.sha256)  # validates the digest's form early
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -128,9 +145,13 @@ def weights_path(name: str) -> str:
     A shipped copy (package ``weights/`` folder) is used when its SHA-256 matches. Otherwise the file is
     fetched into ``KUSARI_HOME/models`` by :func:`kusari.dataset.download.cached_download` (mirror
     ``KUSARI_DOWNLOAD_MIRROR`` first, then ``url``), which rejects and replaces a corrupt cached copy
-    and, when offline, says where to put the file by hand.
+    and, when offline, says where to put the file by hand. An entry without a checksum is verified
+    as a readable NPZ archive (:func:`check_readable_npz`).
     """
     entry = get_entry(name)
+    if entry.sha256 is None:
+        return cached_download(entry.url, path=os.path.join(models_dir(), entry.file),
+                               verify=check_readable_npz)
     verify = Checksum(entry.sha256)
     shipped = os.path.join(_WEIGHTS_DIR, entry.file)
     problem = None
@@ -153,6 +174,24 @@ def weights_path(name: str) -> str:
     raise FileNotFoundError(
         f"model_zoo: {name!r} has no download URL and no usable weight file ({why}); "
         f"place a copy with sha256 {entry.sha256} at {target}")
+
+
+def check_readable_npz(path: str) -> None:
+    """Raise ValueError unless ``path`` is a zip archive of ``.npy`` members whose CRCs all match.
+
+    The verification of a file that has no registered checksum: it catches truncated and garbled
+    downloads (and an HTML error page served in place of the file), not a wrong but intact file.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.namelist()
+            bad = archive.testzip()
+    except (OSError, zipfile.BadZipFile, EOFError, zlib.error) as e:
+        raise ValueError(f"{path}: not a readable NPZ archive ({type(e).__name__}: {e})") from e
+    if bad is not None:
+        raise ValueError(f"{path}: member {bad!r} of the NPZ archive fails its CRC check")
+    if not members or not all(m.endswith(".npy") for m in members):
+        raise ValueError(f"{path}: not an NPZ archive (members: {members[:5]})")
 
 
 def _import(spec: str):
@@ -180,12 +219,13 @@ def load(name: str):
     Returns
     -------
     object
-        For a network entry a new model of its architecture with the pretrained weights; for a
-        loader entry whatever ``loader(path, **params)`` returns (an agent, a predictor...).
+        For a network entry a new model of its architecture, built with the entry's ``params``,
+        with the pretrained weights; for a loader entry whatever ``loader(path, **params)`` returns
+        (an agent, a predictor...).
     """
     entry = get_entry(name)
     if entry.loader is None:
-        return architecture(name)(pretrained_model=name)
+        return architecture(name)(pretrained_model=name, **entry.params)
     return _import(entry.loader)(weights_path(name), **entry.params)
 
 
@@ -222,6 +262,10 @@ def shipped_file_problems(weights_dir: str | None = None) -> list[str]:
         if not os.path.isfile(path):
             if entry.url is None:
                 problems.append(f"{entry.name}: has no url and its file {entry.file} is not shipped")
+            continue
+        if entry.sha256 is None:
+            problems.append(f"{entry.name}: {entry.file} is shipped but the entry has no sha256; "
+                            f"register the shipped file's checksum")
             continue
         actual = file_sha256(path)
         if actual != entry.sha256:

@@ -12,6 +12,8 @@ from kusari.vision.utils.image import write_image  # NOQA
 from kusari.vision.utils.iterator import apply_to_iterator  # NOQA
 from kusari.vision.utils.iterator import ProgressHook  # NOQA
 from kusari.vision.utils.iterator import unzip  # NOQA
+from kusari.vision.utils.link import load_pretrained_weights  # NOQA
+from kusari.vision.utils.link import prepare_pretrained_model  # NOQA
 from kusari.vision.utils.mask.mask_iou import mask_iou  # NOQA
 from kusari.vision.utils.mask.mask_to_bbox import mask_to_bbox  # NOQA
 from kusari.vision.utils.mask.scale_mask import scale_mask  # NOQA
