@@ -232,3 +232,62 @@ def test_a_large_loader_entry_is_downloaded_into_kusari_home(isolated, server):
     assert zoo.weights_path("pair") == str(isolated / "home" / "models" / "pair.npz")
     zoo.load("pair")
     assert requests == ["/pair.npz"]  # verified cache: no second request
+
+
+def _unverified(name="u", url=None):
+    return zoo.Entry(name=name, architecture="kusari.model_zoo.models:MnistMLP", params={}, file=f"{name}.npz",
+                     url=url, no_checksum="the publisher gives none")
+
+
+def test_entry_without_checksum_must_say_why_and_have_a_url():
+    with pytest.raises(ValueError, match=r"an entry without sha256 must be downloaded \(url\) and say why it has "
+                                         r"no checksum \(no_checksum\), got url='http://x/u.npz', no_checksum=''"):
+        zoo.Entry(name="u", architecture="a:B", file="u.npz", url="http://x/u.npz")
+    with pytest.raises(ValueError, match="got url=None, no_checksum='none published'"):
+        zoo.Entry(name="u", architecture="a:B", file="u.npz", no_checksum="none published")
+    with pytest.raises(ValueError, match="no_checksum is for entries without sha256"):
+        zoo.Entry(name="u", architecture="a:B", file="u.npz", sha256=GOOD_SHA, no_checksum="why")
+    entry = _unverified(url="http://x/u.npz")
+    assert entry.sha256 is None and zoo.info  # registrable as is
+
+
+def test_entry_without_checksum_is_downloaded_once_as_an_intact_npz(isolated, server):
+    base, root, requests = server
+    numpy.savez(root / "u.npz", values=numpy.arange(4.0))
+    zoo.register(_unverified(url=base + "/u.npz"))
+    path = zoo.weights_path("u")
+    assert path == str(isolated / "home" / "models" / "u.npz")
+    assert open(path, "rb").read() == (root / "u.npz").read_bytes()
+    assert zoo.weights_path("u") == path and requests == ["/u.npz"]
+    assert zoo.info("u")["no_checksum"] == "the publisher gives none"
+
+
+@pytest.mark.parametrize("content, why", [(b"<html>503</html>", "not a readable NPZ archive"),
+                                          (None, "fails its CRC check")])
+def test_entry_without_checksum_refuses_a_damaged_download(isolated, server, content, why):
+    base, root, _ = server
+    if content is None:  # a zip whose member is damaged after its header
+        numpy.savez(root / "u.npz", values=numpy.arange(1000.0))
+        data = bytearray((root / "u.npz").read_bytes())
+        data[200] ^= 0xFF
+        content = bytes(data)
+    (root / "u.npz").write_bytes(content)
+    zoo.register(_unverified(url=base + "/u.npz"))
+    with pytest.raises(DownloadError, match=why):
+        zoo.weights_path("u")
+    assert not (isolated / "home" / "models" / "u.npz").exists()
+
+
+def test_check_readable_npz_wants_npy_members(tmp_path):
+    import zipfile
+    with zipfile.ZipFile(tmp_path / "x.npz", "w") as archive:
+        archive.writestr("readme.txt", "hello")
+    with pytest.raises(ValueError, match=r"not an NPZ archive \(members: \['readme.txt'\]\)"):
+        registry.check_readable_npz(str(tmp_path / "x.npz"))
+
+
+def test_a_shipped_file_needs_a_checksum(isolated):
+    zoo.register(_unverified(url="http://x/u.npz"))
+    (isolated / "shipped" / "u.npz").write_bytes(GOOD)
+    assert registry.shipped_file_problems(str(isolated / "shipped")) == [
+        "u: u.npz is shipped but the entry has no sha256; register the shipped file's checksum"]

@@ -21,6 +21,9 @@ class SEBlock(kusari.Chain):
     def __init__(self, n_channel: int, ratio: int = 16):
         super().__init__()
         reduction_size = n_channel // ratio
+        if reduction_size < 1:
+            raise ValueError(f"SEBlock: n_channel // ratio must be at least 1, got n_channel={n_channel}, "
+                             f"ratio={ratio}")
         with self.init_scope():
             self.down = L.Linear(n_channel, reduction_size)
             self.up = L.Linear(reduction_size, n_channel)
