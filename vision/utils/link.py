@@ -1,6 +1,5 @@
 """prepare_pretrained_model: the constructor arguments and weight file a ``pretrained_model=`` name selects
 (ChainerCV's chainercv.utils.prepare_pretrained_model), resolved through :mod:`kusari.model_zoo`."""
-import importlib.util
 import os
 import warnings
 
@@ -9,6 +8,7 @@ import numpy
 import kusari
 from kusari import model_zoo
 from kusari.model_zoo import pretrained, registry
+from kusari.vision import _backend
 
 
 def _same(a, b) -> bool:
@@ -35,14 +35,10 @@ def _select(owner: str, pretrained_model, models: dict):
 
 
 def _warn_cv2(owner: str) -> None:
-    if importlib.util.find_spec("cv2") is None:
-        warnings.warn(f"{owner}: cv2 is not installed; the pretrained model was trained with cv2, and "
-                      f"its accuracy may change with the PIL backend", RuntimeWarning, stacklevel=3)
-    backend = getattr(kusari.config, "cv_resize_backend", None)
-    if backend is not None and backend != "cv2":
-        warnings.warn(f"{owner}: the pretrained model was trained with cv2 as the resize backend but "
-                      f"kusari.config.cv_resize_backend is {backend!r}; its accuracy may change. Set "
-                      f"kusari.config.cv_resize_backend = 'cv2' to silence this warning",
+    if _backend.backend("cv_resize_backend", owner) != "cv2":
+        warnings.warn(f"{owner}: the pretrained model was trained with cv2 (OpenCV) as the resize backend, but "
+                      f"resize uses PIL here (kusari.config.cv_resize_backend={kusari.config.cv_resize_backend!r}"
+                      f"{'' if _backend.cv2_module() else ', OpenCV not installed'}); its accuracy may change",
                       RuntimeWarning, stacklevel=3)
 
 
@@ -68,7 +64,8 @@ def prepare_pretrained_model(param: dict, pretrained_model, models: dict, defaul
           and how the file is verified); ChainerCV's ``url`` (str) is accepted instead, for
           tables written for ChainerCV: such a file is downloaded into ``KUSARI_HOME/models``
           and verified as a readable NPZ;
-        * ``cv2`` (bool): warn when OpenCV, which the weights were trained with, is not used.
+        * ``cv2`` (bool): warn when resize does not use OpenCV, which the weights were trained with
+          (``kusari.config.cv_resize_backend``).
     default : dict or None
         Values for the arguments still None afterwards.
     owner : str or None

@@ -151,18 +151,19 @@ def test_chainercv_url_tables_are_downloaded_into_the_models_folder(mirror, home
     assert path == str(home / "models" / "custom.npz") and server.hits == ["/custom.npz"]
 
 
-def test_cv2_trained_weights_warn_about_another_resize_backend(mirror, monkeypatch):
+def test_cv2_trained_weights_warn_about_another_resize_backend(mirror):
     www, _ = mirror
     _small_file(www / MOBILENET_FILE.format(1.0))
     table = {"base": dict(TABLE["base"], cv2=True)}
-    monkeypatch.setattr(kusari.config, "cv_resize_backend", "PIL", raising=False)
-    with pytest.warns(RuntimeWarning, match="trained with cv2 as the resize backend but "
-                                            "kusari.config.cv_resize_backend is 'PIL'"):
+    with kusari.using_config("cv_resize_backend", "PIL"), \
+            pytest.warns(RuntimeWarning, match=r"Model: the pretrained model was trained with cv2 \(OpenCV\) as the "
+                                               r"resize backend, but resize uses PIL here \(kusari.config."
+                                               r"cv_resize_backend='PIL'\)"):
         prepare_pretrained_model({}, "base", table, owner="Model")
-    monkeypatch.setattr(kusari.config, "cv_resize_backend", "cv2", raising=False)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        prepare_pretrained_model({}, "base", table, owner="Model")
+    for backend in ("cv2", None):   # None: OpenCV, which the tests have
+        with kusari.using_config("cv_resize_backend", backend), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            prepare_pretrained_model({}, "base", table, owner="Model")
 
 
 def test_load_pretrained_weights_refuses_before_changing_anything(tmp_path):
