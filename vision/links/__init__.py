@@ -4,6 +4,7 @@ from kusari.vision.links.connection.conv_2d_bn_activ import Conv2DBNActiv  # NOQ
 from kusari.vision.links.connection.seblock import SEBlock  # NOQA
 from kusari.vision.links.connection.separable_conv_2d_bn_activ import SeparableConv2DBNActiv  # NOQA
 
+from kusari.vision.links.model.feature_predictor import FeaturePredictor  # NOQA
 from kusari.vision.links.model.pickable_sequential_chain import PickableSequentialChain  # NOQA
 from kusari.vision.links.model.pixelwise_softmax_classifier import PixelwiseSoftmaxClassifier  # NOQA
 
