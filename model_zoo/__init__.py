@@ -1,4 +1,4 @@
-"""kusari.model_zoo: the registry of pretrained models, loaded by name and verified (by checksum where one is known).
+"""kusari.model_zoo: the registry of pretrained models, loaded by name and verified (by checksum where known).
 
 ``load(name)`` returns the entry's ready object: a network of its architecture with its weights, or
 what its loader builds from the file (an RL agent, a predictor with its preprocessor); ``list()``

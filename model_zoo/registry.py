@@ -31,11 +31,12 @@ class Entry:
     sha256 : str or None
         Hex SHA-256 of the file; None only for a file published elsewhere whose checksum could not
         be computed when the entry was written (say why in ``no_checksum``). Such a download is
-        verified as a readable NPZ (every member's CRC) and its loader checks that the keys and
-        shapes fit the architecture.
+        verified as a readable NPZ (every member's CRC); the model loading it must check that its
+        keys and shapes fit (:func:`kusari.model_zoo.pretrained.check_fits`, as kusari.vision's
+        models do).
     architecture : str or None
         ``'module:Class'`` of a network constructor accepting ``pretrained_model=``; ``load``
-        returns ``Class(pretrained_model=name)``.
+        returns ``Class(pretrained_model=name, **params)``.
     loader : str or None
         ``'module:callable'`` called as ``callable(path, **params)`` with the verified file's
         path; it returns the ready object (an agent with ``act``/``observe``/``eval_mode``...).

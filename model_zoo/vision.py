@@ -41,6 +41,7 @@ for n_layer, error in ((50, 0.209), (101, 0.197)):
               f"se_resnext{n_layer}_imagenet_converted_2018_06_28.npz", error)
 
 for multiplier, error in ((1.0, 0.283), (1.4, 0.243)):
-    _register(f"mobilenetv2-{multiplier}-imagenet", "MobileNetV2", {"n_class": 1001, "depth_multiplier": multiplier},
+    _register(f"mobilenetv2-{multiplier}-imagenet", "MobileNetV2",
+              {"n_class": 1001, "depth_multiplier": multiplier},
               f"mobilenet_v2_depth_multiplier_{multiplier}_imagenet_converted_2019_05_13.npz", error,
               PUBLISHED.replace("ChainerCV 0.13.1", "ChainerCV (master, after 0.13.1)"))

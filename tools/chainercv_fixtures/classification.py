@@ -6,7 +6,8 @@ Writes under ``OUTDIR/classification/``:
   ``resnet101_he``, ``resnet152_fb``, ``se_resnet50``, ``se_resnet101``, ``se_resnet152``, ``se_resnext50``,
   ``se_resnext101``, ``mobilenet_v2_1.0``, ``mobilenet_v2_1.4``): ``config`` (JSON: class and constructor
   arguments), ``seed``, ``keys`` (JSON: every key ``save_npz`` writes), ``shapes`` (JSON ``{key: shape}`` of
-  the float arrays among them, filled by ``_common.fill_seeded``), ``layer_names`` (JSON), ``mean`` (the default ``model.mean``), ``x`` (the input)
+  the float arrays among them, filled by ``_common.fill_seeded``), ``layer_names`` (JSON), ``mean`` (the
+  default ``model.mean``), ``x`` (the input)
   and ``out/<layer>`` for each picked layer (test mode); MobileNetV2's also ``mobilenet_commit``. No weights.
 - ``connection.npz``: for each connection link case of ``CONNECTIONS``, ``<case>/config``,
   ``<case>/shapes``, ``<case>/x`` and ``<case>/y`` (test mode; ``<case>/y_train`` in training mode for the
@@ -120,7 +121,8 @@ def write_model(out_dir, name, cls, kwargs, shape, pick):
         model.pick = pick
         outputs = model(x)
     entries = {"config": json.dumps({"class": cls.__name__, "kwargs": kwargs, "n_class": N_CLASS}),
-               "seed": np.int64(seed_of(name)), "keys": json.dumps(saved_keys(model)), "shapes": json.dumps({k: list(v) for k, v in shapes.items()}),
+               "seed": np.int64(seed_of(name)), "keys": json.dumps(saved_keys(model)),
+               "shapes": json.dumps({k: list(v) for k, v in shapes.items()}, sort_keys=True),
                "layer_names": json.dumps(model.layer_names), "mean": np.asarray(model.mean), "x": x}
     for layer, y in zip(pick, outputs):
         entries[f"out/{layer}"] = y.array
@@ -145,7 +147,7 @@ def write_connections(out_dir, found):
         config = {"class": cls_name, "args": list(args), "kwargs": {k: jsonable(v) for k, v in kwargs.items()}}
         entries[f"{case}/config"] = json.dumps(config)
         entries[f"{case}/keys"] = json.dumps(saved_keys(link))
-        entries[f"{case}/shapes"] = json.dumps({k: list(v) for k, v in shapes.items()})
+        entries[f"{case}/shapes"] = json.dumps({k: list(v) for k, v in shapes.items()}, sort_keys=True)
         entries[f"{case}/seed"] = np.int64(seed)
         entries[f"{case}/x"] = x
     _common.save_npz(os.path.join(out_dir, "connection.npz"), entries)

@@ -47,8 +47,8 @@ def main(out_root):
     chain = extractor()
     shapes = _common.fill_seeded(chain, SEED)
     chain.mean = rng.uniform(100, 130, (3, 1, 1)).astype(np.float32)
-    entries = {"shapes": json.dumps({k: list(v) for k, v in shapes.items()}), "seed": np.int64(SEED),
-               "mean": chain.mean, "img0": images[0], "img1": images[1]}
+    entries = {"shapes": json.dumps({k: list(v) for k, v in shapes.items()}, sort_keys=True),
+               "seed": np.int64(SEED), "mean": chain.mean, "img0": images[0], "img1": images[1]}
     for case, (kwargs, pick) in CASES.items():
         chain.pick = pick
         given = dict(kwargs)

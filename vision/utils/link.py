@@ -17,6 +17,12 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def _names(models: dict) -> str:
+    """The names a ``models`` table accepts: its short names, then their zoo keys."""
+    names = sorted(models) + sorted(m["zoo"] for m in models.values() if "zoo" in m)
+    return ", ".join(names) or "none"
+
+
 def _select(owner: str, pretrained_model, models: dict):
     """The ``models`` entry that ``pretrained_model`` names (a short name or its zoo key), or None."""
     if pretrained_model in models:
@@ -26,11 +32,9 @@ def _select(owner: str, pretrained_model, models: dict):
             return model
     if pretrained_model in model_zoo.list():
         entry = registry.get_entry(pretrained_model)
-        accepted = sorted(models) + sorted(m["zoo"] for m in models.values() if "zoo" in m)
         raise ValueError(f"{owner}: pretrained_model={pretrained_model!r} holds the weights of "
                          f"{entry.architecture}({', '.join(f'{k}={v!r}' for k, v in entry.params.items())}), "
-                         f"not of this configuration; it accepts {', '.join(accepted) or 'no name'} "
-                         f"or a path to an .npz file")
+                         f"not of this configuration; it accepts {_names(models)} or a path to an .npz file")
     return None
 
 
@@ -113,9 +117,8 @@ def prepare_pretrained_model(param: dict, pretrained_model, models: dict, defaul
             _warn_cv2(owner)
     elif pretrained_model:
         if not os.path.isfile(pretrained_model):
-            names = sorted(models) + sorted(m["zoo"] for m in models.values() if "zoo" in m)
             raise ValueError(f"{owner}: pretrained_model={pretrained_model!r} is neither a pretrained "
-                             f"model of this configuration ({', '.join(names) or 'none'}) nor an existing file")
+                             f"model of this configuration ({_names(models)}) nor an existing file")
         path = pretrained_model
     else:
         path = None

@@ -27,5 +27,6 @@ def test_numpy_reference():
 def test_needs_four_dimensions():
     with pytest.raises(ValueError, match=r"SEBlock: u must be \(N, C, H, W\), got u.shape=\(3, 8\)"):
         SEBlock(8, ratio=4)(numpy.ones((3, 8), numpy.float32))
-    with pytest.raises(ValueError, match="SEBlock: n_channel // ratio must be at least 1, got n_channel=8, ratio=16"):
+    with pytest.raises(ValueError, match="SEBlock: n_channel // ratio must be at least 1, got n_channel=8, "
+                                         "ratio=16"):
         SEBlock(8)

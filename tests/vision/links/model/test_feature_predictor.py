@@ -82,5 +82,6 @@ def test_bad_input():
         FeaturePredictor(extractor, 32).predict([FIXTURE["img0"]])
     with pytest.raises(ValueError, match="FeaturePredictor: crop must be 'center' or '10', got '5'"):
         FeaturePredictor(extractor, 16, crop="5")
-    with pytest.raises(ValueError, match="FeaturePredictor: mean is None and the extractor \\(Linear\\) has no mean"):
+    with pytest.raises(ValueError, match="FeaturePredictor: mean is None and the extractor \\(Linear\\) has "
+                                         "no mean"):
         FeaturePredictor(L.Linear(3, 2), 16)
