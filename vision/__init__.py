@@ -25,6 +25,7 @@ del _entry
 from kusari.vision import chainer_experimental  # NOQA
 from kusari.vision import datasets  # NOQA
 from kusari.vision import evaluations  # NOQA
+from kusari.vision import experimental  # NOQA
 from kusari.vision import extensions  # NOQA
 from kusari.vision import functions  # NOQA
 from kusari.vision import links  # NOQA

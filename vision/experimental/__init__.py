@@ -1,0 +1,1 @@
+"""kusari.vision.experimental: ChainerCV's chainercv.experimental (models not yet promoted to chainercv.links)."""

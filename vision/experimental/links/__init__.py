@@ -1,0 +1,1 @@
+"""kusari.vision.experimental.links: ChainerCV's chainercv.experimental.links."""
