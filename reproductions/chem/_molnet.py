@@ -30,6 +30,7 @@ import dataclasses
 import json
 import math
 import os
+import time
 from typing import Any
 
 import numpy
@@ -270,39 +271,63 @@ class MolNetRecipe:
         return Classifier(self.make_predictor(labels.shape[1]), lossfun=F.sigmoid_cross_entropy,
                           metrics_fun=None)
 
-    def train(self, tier: Tier, seed: int, work_dir: str) -> TrainedPredictor:
-        """Train a new predictor for ``tier.budget`` epochs; keep the one of the best validation epoch.
+    def fit(self, train, valid, epochs: int, seed: int, test=None) -> tuple[GraphConvPredictor, int, list[dict]]:
+        """Train a new predictor on ``train`` for ``epochs`` epochs; keep the one of the best validation epoch.
 
-        The runner seeded NumPy (the initial weights); the batch order is drawn from
-        ``RandomState(seed)``. Each epoch's validation and test metrics go to
-        ``work_dir/history.json``.
+        NumPy's global generator draws the initial weights (the caller seeds it); the batch order is
+        drawn from ``RandomState(seed)``. After each epoch the predictor is scored on ``valid``
+        (and on ``test`` when given, for inspection only: it never picks the epoch).
+
+        Parameters
+        ----------
+        train, valid : NumpyTupleDataset
+            Features, then labels ``(n_tasks,)`` per molecule.
+        epochs : int
+        seed : int
+        test : NumpyTupleDataset or None
+
+        Returns
+        -------
+        (GraphConvPredictor, int, list of dict)
+            The predictor of the best validation epoch, that epoch (1-based), and one record per
+            epoch: ``epoch``, mean training ``loss``, ``train_cpu_s`` (CPU seconds of its updates,
+            scoring excluded), the validation metric and, with ``test``, the test metric.
         """
-        train, valid, test = self.load(tier, seed)
         model = self._model(train)
         optimizer = optimizers.Adam(alpha=self.lr)
         optimizer.setup(model)
         order = numpy.random.RandomState(seed)
         higher_is_better = self.task_type == "classification"
         best, best_value, best_epoch, history = None, None, 0, []
-        print(f"{self.dataset}/{self.method}: {len(train)} train, {len(valid)} valid, "
-              f"{len(test)} test molecules; {tier.budget} epochs", flush=True)
-        for epoch in range(1, tier.budget + 1):
+        for epoch in range(1, epochs + 1):
+            started = time.process_time()
             permutation = order.permutation(len(train))
             losses = []
             for start in range(0, len(train), self.batch_size):
                 batch = concat_mols([train[i] for i in permutation[start:start + self.batch_size]])
                 optimizer.update(model, *batch)
                 losses.append(float(model.loss.array))
-            value = self.score(model.predictor, valid)
-            # the test metric of every epoch is logged for inspection; only the best validation
-            # epoch's predictor is kept and scored
             record = {"epoch": epoch, "loss": float(numpy.mean(losses)),
-                      f"valid_{self.metric_name}": value,
-                      self.metric: self.score(model.predictor, test)}
+                      "train_cpu_s": time.process_time() - started}
+            value = record[f"valid_{self.metric_name}"] = self.score(model.predictor, valid)
+            if test is not None:
+                record[self.metric] = self.score(model.predictor, test)
             history.append(record)
             print(json.dumps(record), flush=True)
             if best is None or (value > best_value if higher_is_better else value < best_value):
                 best, best_value, best_epoch = copy.deepcopy(model.predictor), value, epoch
+        return best, best_epoch, history
+
+    def train(self, tier: Tier, seed: int, work_dir: str) -> TrainedPredictor:
+        """Train a new predictor for ``tier.budget`` epochs (:meth:`fit` on this seed's split).
+
+        The runner seeded NumPy (the initial weights). Each epoch's validation and test metrics go
+        to ``work_dir/history.json``.
+        """
+        train, valid, test = self.load(tier, seed)
+        print(f"{self.dataset}/{self.method}: {len(train)} train, {len(valid)} valid, "
+              f"{len(test)} test molecules; {tier.budget} epochs", flush=True)
+        best, best_epoch, history = self.fit(train, valid, tier.budget, seed, test=test)
         with open(os.path.join(work_dir, HISTORY_FILE), "w") as f:
             json.dump(history, f, indent=1)
         print(f"best validation epoch: {best_epoch}", flush=True)
