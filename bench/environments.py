@@ -49,6 +49,12 @@ RECIPES = {
                                   ("stable-baselines3==2.9.2", "gymnasium>=1.0"),
                                   ("pfrl==0.4.0", "gym==0.26.2", "packaging")),
                        probe="import stable_baselines3, pfrl"),
+    # chemprop 2.3.1 (its `chemprop` command) on torch CPU, with the RDKit kusari.chem pins, so both
+    # sides featurize with the same RDKit; lightning pinned to the release it was first built with
+    "chemprop": Recipe(python="python3.11",
+                       pip_steps=(("torch==2.13.0",),
+                                  ("chemprop==2.3.1", "rdkit==2026.3.6", "lightning==2.6.6")),
+                       probe="import chemprop, lightning, rdkit"),
 }
 
 
