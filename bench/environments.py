@@ -49,6 +49,17 @@ RECIPES = {
                                   ("stable-baselines3==2.9.2", "gymnasium>=1.0"),
                                   ("pfrl==0.4.0", "gym==0.26.2", "packaging")),
                        probe="import stable_baselines3, pfrl"),
+    # Chainer Chemistry 0.7.1 on Chainer 7.8.1 (built as in the "chainer" recipe). Its own dependency list is
+    # unpinned and names the obsolete `typing` backport, so it is installed with --no-deps after its real
+    # dependencies, pinned to the newest releases that still work with NumPy 1.23.5 on Python 3.11.
+    # tools/make_chemistry_fixture.py writes the chem parity fixtures in this environment too.
+    "chainer-chemistry": Recipe(python="python3.11",
+                                pip_steps=(("setuptools<70", "wheel", "numpy==1.23.5"),
+                                           ("--no-build-isolation", "chainer==7.8.1"),
+                                           ("numpy==1.23.5", "joblib==1.6.0", "pandas==2.0.3", "scikit-learn==1.3.2",
+                                            "scipy==1.11.4", "tqdm==4.70.1", "matplotlib==3.8.4", "rdkit==2026.3.6"),
+                                           ("--no-deps", "chainer-chemistry==0.7.1")),
+                                probe="import chainer, rdkit, sklearn; import chainer_chemistry"),
     # chemprop 2.3.1 (its `chemprop` command) on torch CPU, with the RDKit kusari.chem pins, so both
     # sides featurize with the same RDKit; lightning pinned to the release it was first built with
     "chemprop": Recipe(python="python3.11",

@@ -1,11 +1,10 @@
 """Write the Chainer Chemistry 0.7.1 fixtures (data side and models) used by the tests under tests/chem/.
 
-Run ``python tools/make_chemistry_fixture.py`` (with the repository's ``.venv`` Python). It creates (once) a
-Python 3.11 virtual environment under ``kusari_home()/chainer-chemistry-0.7.1-venv`` holding NumPy 1.23.5,
-Chainer 7.8.1, RDKit 2026.3.6 and Chainer Chemistry 0.7.1 (installed with ``--no-deps``: its own list is
-unpinned and names the obsolete ``typing`` backport, so its real dependencies are pinned by hand below),
-then runs a script in it that writes, from a fixed hand-written list of 16 SMILES and two float32 label columns drawn
-from a fixed seed:
+Run ``python tools/make_chemistry_fixture.py`` (with the repository's ``.venv`` Python). It runs, in the
+benchmarks' ``chainer-chemistry`` virtual environment (``bench.environments.ensure``: Python 3.11 with NumPy
+1.23.5, Chainer 7.8.1, RDKit 2026.3.6 and Chainer Chemistry 0.7.1 with its dependencies pinned by hand, built
+once under ``$KUSARI_BENCH_CACHE``, default ``~/.cache/kusari-bench``), a script that writes, from a fixed
+hand-written list of 16 SMILES and two float32 label columns drawn from a fixed seed:
 
 - ``molecules.csv``: ``smiles,label_a,label_b``, the input every other fixture is built from;
 - ``parsers.npz``: ``CSVFileParser(NFPPreprocessor(), labels=['label_a', 'label_b'])`` on ``molecules.csv``
@@ -48,19 +47,8 @@ import pathlib
 import subprocess
 import sys
 
-from kusari.utils import kusari_home
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "tests" / "chem" / "fixtures"
-VENV_NAME = "chainer-chemistry-0.7.1-venv"
-
-# Chainer Chemistry 0.7.1's setup.py dependencies, pinned to the newest releases that still work with
-# NumPy 1.23.5 on Python 3.11 ('typing' is in the standard library and is left out)
-PEER_DEPENDENCIES = [
-    "numpy==1.23.5", "joblib==1.6.0", "pandas==2.0.3", "scikit-learn==1.3.2", "scipy==1.11.4",
-    "tqdm==4.70.1", "matplotlib==3.8.4", "rdkit==2026.3.6",
-]
-
 PEER_SCRIPT = r'''
 import contextlib
 import io
@@ -1010,21 +998,12 @@ script puts `collections.abc.Iterable` there before importing it.
 """
 
 
-def _venv_python() -> pathlib.Path:
-    """The peer venv's Python, built on first use; pip re-runs until the build finishes once."""
-    env_dir = pathlib.Path(kusari_home()) / VENV_NAME
-    python = env_dir / "bin" / "python"
-    done = env_dir / ".complete"
-    if not done.exists():
-        if not python.exists():
-            subprocess.run(["python3.11", "-m", "venv", str(env_dir)], check=True)
-        pip = [str(python), "-m", "pip", "install", "-q"]
-        subprocess.run(pip + ["setuptools<70", "wheel", "numpy==1.23.5"], check=True)
-        subprocess.run(pip + ["--no-build-isolation", "chainer==7.8.1"], check=True)
-        subprocess.run(pip + PEER_DEPENDENCIES, check=True)
-        subprocess.run(pip + ["--no-deps", "chainer-chemistry==0.7.1"], check=True)
-        done.touch()
-    return python
+def _venv_python() -> str:
+    """The Chainer Chemistry 0.7.1 interpreter: the benchmarks' ``chainer-chemistry`` venv, built on first use."""
+    sys.path.insert(0, str(ROOT))
+    from bench.environments import ensure
+
+    return ensure("chainer-chemistry")
 
 
 # the AVX-512 kernels of the peer's NumPy that its CPU supports, to be disabled (see _peer_env)
@@ -1033,7 +1012,7 @@ _AVX512_QUERY = ("from numpy.core._multiarray_umath import __cpu_dispatch__, __c
                  "if f.startswith('AVX512') and __cpu_features__[f]))")
 
 
-def _peer_env(python: pathlib.Path) -> dict:
+def _peer_env(python: str) -> dict:
     """The environment the peer script runs in.
 
     The hash seed fixes set and dict orders that could leak into fixture entries. OpenBLAS and

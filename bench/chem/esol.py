@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 
 DATASET = "delaney"   # ESOL's key in molnet_default_config
 SMILES_COLUMN = "smiles"
@@ -25,6 +26,8 @@ SETTINGS = {
     "kusari": "GGNNPreprocessor; set_up_predictor('ggnn', n_unit=64, conv_layers=3) (GGNN + MLP head) with a "
               "StandardScaler fitted on the training labels; MSE loss; Adam (alpha 1e-3), batch 32; the "
               "predictor of the best validation RMSE epoch is kept",
+    "chainer-chemistry": "the kusari column's code, run on Chainer 7.8.1 and Chainer Chemistry 0.7.1 "
+                         "(`bench.chem.chainer_as_kusari`)",
     "chemprop": "`chemprop train` defaults (D-MPNN: bond messages, hidden 300, depth 3, mean-norm aggregation, "
                 "one FFN layer of 300; batch 64; Noam schedule 1e-4 -> 1e-3 -> 1e-4 with 2 warm-up epochs; "
                 "target standardization; the best validation-loss checkpoint is kept and predicts the test "
@@ -79,6 +82,21 @@ def train_kusari(data: str, splits: str, seed: int, epochs: int, work_dir: str) 
     y, t = predict(best, test)
     return {"predictions": y[:, 0].tolist(), "labels": t[:, 0].tolist(), "best_epoch": best_epoch,
             "featurize_cpu_s": featurize_cpu_s, "epoch_cpu_s": [record["train_cpu_s"] for record in history]}
+
+
+def train_chainer_chemistry(data: str, splits: str, seed: int, epochs: int, work_dir: str) -> dict:
+    """Chainer Chemistry 0.7.1 itself, running :func:`train_kusari`'s code with kusari's names bound to the peer's.
+
+    Chainer Chemistry reads ``data`` from its own dataset root, which has kusari's layout
+    (``<root>/pfnet/chainer/molnet/<file>``), so the root is set to the one ``data`` lies in.
+    """
+    import chainer
+
+    from bench.chem import chainer_as_kusari
+
+    chainer.dataset.set_dataset_root(str(Path(data).parents[3]))
+    chainer_as_kusari.install()
+    return train_kusari(data, splits, seed, epochs, work_dir)
 
 
 def train_chemprop(data: str, splits: str, seed: int, epochs: int, work_dir: str) -> dict:

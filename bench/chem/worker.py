@@ -15,7 +15,7 @@ import tempfile
 
 from bench.chem import esol, featurize
 
-FRAMEWORKS = ("kusari", "chemprop")
+FRAMEWORKS = ("kusari", "chemprop", "chainer-chemistry")
 JOBS = {"esol": esol, "featurize": featurize}
 
 
@@ -27,6 +27,10 @@ def versions(framework: str) -> dict[str, str]:
     if framework == "kusari":
         import kusari
         info["kusari"] = kusari.__version__
+    elif framework == "chainer-chemistry":
+        import chainer
+        from importlib import metadata
+        info.update(chainer=chainer.__version__, chainer_chemistry=metadata.version("chainer-chemistry"))
     else:
         import torch
         torch.set_num_threads(1)
@@ -50,11 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.job == "esol" and args.splits is None:
         parser.error("esol needs --splits")
     info = versions(args.framework)
+    name = args.framework.replace("-", "_")
     if args.job == "esol":
         with tempfile.TemporaryDirectory() as work_dir:
-            result = getattr(esol, f"train_{args.framework}")(args.data, args.splits, args.seed, args.epochs, work_dir)
+            result = getattr(esol, f"train_{name}")(args.data, args.splits, args.seed, args.epochs, work_dir)
     else:
-        result = getattr(featurize, f"featurize_{args.framework}")(args.data)
+        result = getattr(featurize, f"featurize_{name}")(args.data)
     result["info"] = info
     with open(args.out, "w") as f:
         json.dump(result, f)

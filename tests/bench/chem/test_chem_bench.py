@@ -64,7 +64,8 @@ def test_summary_takes_means_of_rmse_medians_of_times_and_of_per_seed_ratios():
     assert summary["kusari"]["cpu_s"] == 40.0 and summary["chemprop"]["cpu_s"] == 75.0
     assert summary["kusari/chemprop"]["cpu_s"] == pytest.approx((0.4 + 0.6) / 2)   # the failed seed drops out
     assert summary["kusari/chemprop"]["featurize_cpu_s"] == pytest.approx(0.5)
-    assert summary["kusari"]["epochs_per_cpu_s"] == pytest.approx(2.0)             # 1 / median(0.5, 0.5, 0.25, 0.5)
+    assert summary["kusari"]["epoch_cpu_s"] == pytest.approx(0.5)                  # median of 0.5, 0.5, 0.25, 0.5
+    assert summary["kusari/chemprop"]["rmse"] == pytest.approx(0.0175)
     assert summary["chemprop"]["errors"] == ["exit 1: boom"]
     rmse_row, cpu_row = cli.table(summary, ["kusari", "chemprop"]).splitlines()[2:4]
     assert rmse_row.endswith("| +0.017 | ≤ chemprop + 0.02 | yes |")   # within the slack
@@ -76,6 +77,31 @@ def test_goals_fail_when_kusari_is_worse_or_slower():
     rmse_row, cpu_row = cli.table(cli.summarize(runs, [{}], ["kusari", "chemprop"]),
                                   ["kusari", "chemprop"]).splitlines()[2:4]
     assert rmse_row.endswith("| no |") and cpu_row.endswith("| 0.60× | ≤ 0.5× | no |")
+
+
+def test_a_third_framework_gets_its_own_comparison_and_no_goal():
+    runs = [{"kusari": _run(0.70, 30.0, 30.0, epoch_cpu_s=[0.5]), "chemprop": _run(0.65, 100.0, 100.0),
+             "chainer-chemistry": _run(0.71, 60.0, 60.0, epoch_cpu_s=[1.0])}]
+    frameworks = ["kusari", "chemprop", "chainer-chemistry"]
+    summary = cli.summarize(runs, [{}], frameworks)
+    assert summary["kusari/chainer-chemistry"]["cpu_s"] == pytest.approx(0.5)
+    assert summary["kusari/chainer-chemistry"]["epoch_cpu_s"] == pytest.approx(0.5)
+    assert summary["kusari/chemprop"]["epoch_cpu_s"] is None                        # chemprop reports no epochs
+    head, _, rmse_row, cpu_row = cli.table(summary, frameworks).splitlines()[:4]
+    assert head.endswith("| kusari vs chemprop | kusari vs Chainer Chemistry | goal (vs chemprop) | met |")
+    assert rmse_row.endswith("| +0.050 | -0.010 | ≤ chemprop + 0.02 | no |")
+    assert cpu_row.endswith("| 0.30× | 0.50× | ≤ 0.5× | yes |")
+    assert "| kusari vs" not in cli.table(cli.summarize(runs, [{}], ["kusari"]), ["kusari"])
+
+
+def test_kusari_module_names_map_to_chainers_and_chainer_chemistrys():
+    from bench.chem.chainer_as_kusari import peer_name
+    assert peer_name("kusari") == "chainer" and peer_name("kusari.functions") == "chainer.functions"
+    assert peer_name("kusari.chem") == "chainer_chemistry"
+    assert peer_name("kusari.chem.dataset.parsers") == "chainer_chemistry.dataset.parsers"
+    assert peer_name("kusari.chemistry") == "chainer.chemistry"                     # not kusari.chem
+    with pytest.raises(ValueError, match="'numpy' is not a kusari module"):
+        peer_name("numpy")
 
 
 def test_run_one_reports_a_failing_worker_as_an_error():
