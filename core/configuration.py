@@ -17,6 +17,7 @@ class LocalConfig(threading.local):
     dtype = numpy.dtype(os.environ.get("KUSARI_DTYPE", "float32"))
     use_cudnn = os.environ.get("KUSARI_USE_CUDNN", "auto")
     cudnn_deterministic = os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1"
+    use_onednn = os.environ.get("KUSARI_USE_ONEDNN", "auto")
     use_static_graph = True
     keep_graph_on_report = False
     lazy_grad_sum = False

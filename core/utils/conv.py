@@ -7,7 +7,8 @@ Layouts are channels-first: images ``(N, C, d_1, ..., d_n)``, convolution filter
 """
 import itertools
 
-from kusari import backend, utils
+from kusari import backend, onednn, utils
+from kusari.onednn import convolution as onednn_convolution
 from kusari.utils import conv_shifted
 
 
@@ -131,19 +132,36 @@ def _patches(x, ksize, stride, pad, cover_all, dilate, groups):
     return mat, outs
 
 
-def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1):
-    """Grouped N-d convolution (cross-correlation) as one batched GEMM, without bias.
+def _onednn_args(nd, stride, pad, dilate):
+    return tuple(as_tuple(v, nd) for v in (stride, pad, dilate))
+
+
+def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1, b=None):
+    """Grouped N-d convolution (cross-correlation), plus the bias ``b`` (C_out,) if given.
 
     ``x``: (N, C, d...), ``W``: (C_out, C / groups, k...); ``cover_all`` a bool or one per axis.
-    Returns (N, C_out, o...), contiguous.
+    Returns (N, C_out, o...), contiguous. oneDNN computes it when :mod:`kusari.onednn` allows,
+    else the shifted GEMMs of :mod:`kusari.utils.conv_shifted` or one batched GEMM on im2col.
     """
     nd = x.ndim - 2
+    lib = onednn.library_for(x, W, b)
+    if lib is not None:
+        stride, pad, dilate = _onednn_args(nd, stride, pad, dilate)
+        outs = tuple(get_conv_outsize(x.shape[2 + i], W.shape[2 + i], stride[i], pad[i],
+                                      as_flags(cover_all, nd)[i], dilate[i]) for i in range(nd))
+        y = onednn_convolution.forward(lib, x, W, b, stride, pad, dilate, groups, outs)
+        if y is not None:
+            return y
     if conv_shifted.pays(x, W, as_tuple(stride, nd), groups, min(x.shape[1], W.shape[0])):
-        return conv_shifted.conv_forward(x, W, as_tuple(pad, nd), as_tuple(dilate, nd))
-    xp = backend.get_array_module(x)
-    mat, outs = _patches(x, W.shape[2:], stride, pad, cover_all, dilate, groups)
-    w = W.reshape(groups, W.shape[0] // groups, mat.shape[2])
-    return xp.matmul(w, mat).reshape((x.shape[0], W.shape[0]) + tuple(outs))
+        y = conv_shifted.conv_forward(x, W, as_tuple(pad, nd), as_tuple(dilate, nd))
+    else:
+        xp = backend.get_array_module(x)
+        mat, outs = _patches(x, W.shape[2:], stride, pad, cover_all, dilate, groups)
+        w = W.reshape(groups, W.shape[0] // groups, mat.shape[2])
+        y = xp.matmul(w, mat).reshape((x.shape[0], W.shape[0]) + tuple(outs))
+    if b is not None:
+        y += b.reshape((1, -1) + (1,) * nd)
+    return y
 
 
 def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, groups: int = 1):
@@ -152,6 +170,12 @@ def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, group
     ``x``: (N, C, d...), ``gy``: (N, C_out, o...). Returns (C_out, C / groups, *ksize).
     """
     nd = x.ndim - 2
+    lib = onednn.library_for(x, gy)
+    if lib is not None:
+        gW = onednn_convolution.backward_weights(lib, x, gy, tuple(ksize), *_onednn_args(nd, stride, pad, dilate),
+                                                 groups)
+        if gW is not None:
+            return gW
     if conv_shifted.pays(x, gy, as_tuple(stride, nd), groups, min(x.shape[1], gy.shape[1])):
         return conv_shifted.conv_weight_grad(x, gy, tuple(ksize), as_tuple(pad, nd), as_tuple(dilate, nd))
     xp = backend.get_array_module(x)
@@ -243,14 +267,19 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
     ``x``: (N, C_in, d...), ``W``: (C_in, C_out / groups, k...), ``outsize``: the output's spatial
     shape. Returns (N, C_out, *outsize).
 
-    Equal algorithms: a GEMM into ``C_out * prod(x spatial)`` patch values per sample and filter
+    Equal algorithms: oneDNN's convolution backward-data when :mod:`kusari.onednn` allows; a GEMM into ``C_out * prod(x spatial)`` patch values per sample and filter
     tap, summed back by :func:`col2im`; with stride 1, either a convolution with the flipped filter
     (when its patch array, ``C_in * prod(outsize)``, is not the larger one) or the GEMM with
     whole-image adds of :func:`_deconv_by_flat_col2im`.
     """
     nd = x.ndim - 2
     outsize = tuple(outsize)
-    stride, pad, dilate = (as_tuple(v, nd) for v in (stride, pad, dilate))
+    stride, pad, dilate = _onednn_args(nd, stride, pad, dilate)
+    lib = onednn.library_for(x, W)
+    if lib is not None:
+        y = onednn_convolution.backward_data(lib, x, W, stride, pad, dilate, groups, outsize)
+        if y is not None:
+            return y
     if stride != (1,) * nd:
         return _deconv_by_col2im(x, W, stride, pad, outsize, dilate, groups)
     implied = tuple(i + (k - 1) * d - 2 * p for i, k, d, p in zip(x.shape[2:], W.shape[2:], dilate, pad))

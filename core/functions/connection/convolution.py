@@ -94,10 +94,7 @@ class Convolution(FunctionNode):
                              f"{tuple(outs)} (x.shape={_shape(x)}, W.shape={_shape(W)}, "
                              f"pad={self.pad}, dilate={self.dilate})")
         self.retain_inputs((0, 1))
-        y = conv.conv_forward(x, W, self.stride, self.pad, self.cover_all, self.dilate, g)
-        if b is not None:
-            add_bias(y, b)
-        return y,
+        return conv.conv_forward(x, W, self.stride, self.pad, self.cover_all, self.dilate, g, b),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.connection.deconvolution import deconvolution_nd

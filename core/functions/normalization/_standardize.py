@@ -60,30 +60,36 @@ class StandardizeGrad(FunctionNode):
         gx = self.inv_std * (gy - _mean(gy, axes) - x_hat * _mean(gy * x_hat, axes))
         return utils.force_array(gx),
 
-    def _again(self, x, g):
+    def again(self, x, g):
+        """``StandardizeGrad(x, g)`` with these statistics, as a new node (differentiable in x and g)."""
         return StandardizeGrad(self.axes, self.eps, self.mean, self.inv_std).apply((x, g))[0]
 
     def backward(self, indexes, grad_outputs):
-        from kusari.functions.math.sum import mean
         x, gy = self.get_retained_inputs()
         a, = grad_outputs
-        axes = self.axes
-
-        def e(v):
-            return mean(v, axis=axes, keepdims=True)
-
         ret = []
         if 0 in indexes:
-            # x enters through x_hat and through inv_std; both are rebuilt from x differentiably.
-            xc = x - e(x)
-            inv = (e(xc * xc) + self.eps) ** -0.5
-            x_hat = xc * inv
-            e_gy_xh = e(gy * x_hat)
-            e_a_xh = e(a * x_hat)
-            g_xhat = -inv * (a * e_gy_xh + gy * e_a_xh)
-            g_inv = e(a * gy) - e_a_xh * e_gy_xh - e(a) * e(gy)
-            ret.append(self._again(x, g_xhat) - inv * inv * g_inv * x_hat)
+            ret.append(self.grad_x(x, gy, a))
         if 1 in indexes:
             # The Jacobian of Standardize is symmetric, so gy's gradient is the same map applied to a.
-            ret.append(self._again(x, a))
+            ret.append(self.again(x, a))
         return tuple(ret)
+
+    def grad_x(self, x, gy, a):
+        """The gradient of ``sum(a * StandardizeGrad(x, gy))`` with respect to ``x`` (Variables in, Variable out).
+
+        x enters through x_hat and through inv_std; both are rebuilt from x differentiably.
+        """
+        from kusari.functions.math.sum import mean
+
+        def e(v):
+            return mean(v, axis=self.axes, keepdims=True)
+
+        xc = x - e(x)
+        inv = (e(xc * xc) + self.eps) ** -0.5
+        x_hat = xc * inv
+        e_gy_xh = e(gy * x_hat)
+        e_a_xh = e(a * x_hat)
+        g_xhat = -inv * (a * e_gy_xh + gy * e_a_xh)
+        g_inv = e(a * gy) - e_a_xh * e_gy_xh - e(a) * e(gy)
+        return self.again(x, g_xhat) - inv * inv * g_inv * x_hat

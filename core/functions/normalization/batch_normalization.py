@@ -3,9 +3,10 @@ import warnings
 
 import numpy
 
-from kusari import utils
+from kusari import onednn, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.normalization._standardize import Standardize
+from kusari.functions.normalization._standardize import Standardize, StandardizeGrad
+from kusari.onednn import batch_normalization as onednn_bn
 from kusari.variable import as_array
 
 
@@ -99,14 +100,115 @@ class BatchStandardize(Standardize):
         return out
 
 
-def _standardize_batch(fname, x, axes, eps, running_mean=None, running_var=None, decay=0.9):
-    """Apply ``BatchStandardize`` over ``axes``; returns (x_hat, the node) so callers can read its statistics."""
+def _warn_single_value(fname, x, axes, stacklevel):
     if all(x.shape[i] == 1 for i in axes):
         warnings.warn(f"{fname}: every reduced axis of x (shape {x.shape}, axes {axes}) has size 1, "
                       "so the output is all beta; is the model in training mode on a single sample?",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=stacklevel + 1)
+
+
+def _standardize_batch(fname, x, axes, eps, running_mean=None, running_var=None, decay=0.9):
+    """Apply ``BatchStandardize`` over ``axes``; returns (x_hat, the node) so callers can read its statistics."""
+    _warn_single_value(fname, x, axes, 3)
     node = BatchStandardize(axes, eps, running_mean, running_var, decay)
     return node.apply((x,))[0], node
+
+
+def _channel_axes(x, gamma, axes) -> bool:
+    """Whether ``axes`` leave exactly axis 1 of ``x``: the channels, as oneDNN's batch normalization has them."""
+    return gamma.ndim == 1 and x.ndim >= 2 and tuple(axes) == (0,) + tuple(range(2, x.ndim))
+
+
+class BatchNormalization(FunctionNode):
+    """``gamma * (x - mean) / sqrt(var + eps) + beta`` with the batch statistics of each channel (axis 1),
+    computed in one pass by oneDNN; the running averages (if given) are updated in ``forward``.
+
+    Its gradient is the node :class:`BatchNormalizationGrad`, so the arrays-only backward and the
+    differentiable one compute it alike.
+    """
+
+    def __init__(self, lib, axes, expanded, eps, running_mean, running_var, decay):
+        self.lib = lib
+        self.axes = axes
+        self.expanded = expanded
+        self.eps = float(eps)
+        self.running_mean = running_mean
+        self.running_var = running_var
+        self.decay = decay
+
+    def forward(self, inputs):
+        x, gamma, beta = inputs
+        self.retain_inputs((0, 1))
+        y, self.mean, self.var = onednn_bn.forward_training(self.lib, x, gamma, beta, self.eps)
+        if self.running_mean is not None:
+            _update_running(self.running_mean, self.running_var, self.mean, self.var, self.decay,
+                            x.size // x.shape[1])
+        return y,
+
+    def _grad_node(self):
+        return BatchNormalizationGrad(self.lib, self.axes, self.expanded, self.eps, self.mean, self.var)
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma = self.get_retained_inputs()
+        return self._grad_node().apply((x, gamma, grad_outputs[0]))
+
+    def backward_arrays(self, indexes, grad_outputs):
+        x, gamma = self.inputs[0].data, self.inputs[1].data
+        return self._grad_node().forward((x, gamma, grad_outputs[0]))
+
+
+class BatchNormalizationGrad(FunctionNode):
+    """``(gx, ggamma, gbeta)`` of :class:`BatchNormalization` from ``(x, gamma, gy)``, by oneDNN.
+
+    With the batch statistics as constants, ``gx = StandardizeGrad(x, gy * gamma)``,
+    ``ggamma = sum(gy * x_hat)`` and ``gbeta = sum(gy)``; its own backward differentiates those
+    with differentiable ops, so derivatives of any order exist.
+    """
+
+    def __init__(self, lib, axes, expanded, eps, mean, var):
+        self.lib = lib
+        self.axes = axes
+        self.expanded = expanded
+        self.eps = eps
+        self.mean = mean
+        self.var = var
+
+    def forward(self, inputs):
+        x, gamma, gy = inputs
+        self.retain_inputs((0, 1, 2))
+        return onednn_bn.backward(self.lib, x, gamma, self.mean, self.var, gy, self.eps)
+
+    def backward(self, indexes, grad_outputs):
+        from kusari.functions.array.broadcast import broadcast_to
+        from kusari.functions.array.reshape import reshape
+        from kusari.functions.math.sum import sum as fsum
+        x, gamma, gy = self.get_retained_inputs()
+        a, b, c = grad_outputs
+        e = self.expanded
+        inv_std = (self.var + numpy.float32(self.eps)) ** numpy.float32(-0.5)
+        standardize_grad = StandardizeGrad(self.axes, self.eps, self.mean.reshape(e), inv_std.reshape(e))
+        ga = None if a is None else standardize_grad.again(x, a)  # J a, J = d x_hat / dx (symmetric)
+        gx = ggamma = ggy = None
+        if 0 in indexes:
+            if a is not None:
+                gx = standardize_grad.grad_x(x, gy * reshape(gamma, e), a)
+            if b is not None:
+                from_b = standardize_grad.again(x, gy * reshape(b, e))
+                gx = from_b if gx is None else gx + from_b
+        if 1 in indexes and a is not None:
+            ggamma = fsum(ga * gy, axis=self.axes)
+        if 2 in indexes:
+            terms = []
+            if a is not None:
+                terms.append(ga * reshape(gamma, e))
+            if b is not None:
+                x_hat = Standardize(self.axes, self.eps).apply((x,))[0]
+                terms.append(x_hat * reshape(b, e))
+            if c is not None:
+                terms.append(broadcast_to(reshape(c, e), x.shape))
+            for term in terms:
+                ggy = term if ggy is None else ggy + term
+        return gx, ggamma, ggy
 
 
 def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None, decay=0.9,
@@ -127,6 +229,12 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     fname = "batch_normalization"
     axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
+    lib = onednn.library_for(as_array(x), as_array(gamma), as_array(beta))
+    if (lib is not None and _channel_axes(x, gamma, axes)
+            and onednn_bn.supports_training(lib, x.shape, eps)):
+        _warn_single_value(fname, x, axes, 2)
+        node = BatchNormalization(lib, axes, expanded, eps, running_mean, running_var, decay)
+        return node.apply((x, gamma, beta))[0]
     from kusari.functions.array.reshape import reshape
 
     def compute(x):
@@ -145,6 +253,11 @@ class FixedBatchNormalization(FunctionNode):
         x, gamma, beta, mean, var = inputs
         self.retain_inputs((0, 1, 3, 4))
         e = self.expanded
+        lib = onednn.library_for(x, gamma, beta, mean, var)
+        if lib is not None and len(e) > 1 and e == (1, x.shape[1]) + (1,) * (x.ndim - 2):
+            y = onednn_bn.forward_inference(lib, x, gamma, beta, mean, var, self.eps)
+            if y is not None:
+                return y,
         scale = gamma * (var + self.eps) ** -0.5
         return utils.force_array((x - mean.reshape(e)) * scale.reshape(e) + beta.reshape(e)),
 

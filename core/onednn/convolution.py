@@ -1,0 +1,138 @@
+"""oneDNN convolutions on NumPy arrays: forward, backward-data (which is also the transposed
+convolution) and backward-weights, N-d, strided, padded, dilated and grouped, float32.
+
+Each function returns None when oneDNN cannot compute the case (no library, another dtype, a
+shape it rejects), and the caller runs its NumPy kernel instead. Arrays are plain channels-first
+at this interface; the primitives may choose blocked layouts inside, reached by reorders.
+"""
+from __future__ import annotations
+
+import numpy
+
+from kusari.onednn import primitive
+from kusari.onednn.library import Library
+
+_FORWARD_TRAINING, _FORWARD_INFERENCE = 64, 96
+_DIRECT = 1
+_RELU = 32
+ARG_SRC, ARG_WEIGHTS, ARG_BIAS, ARG_DST = 1, 33, 41, 17
+ARG_DIFF_SRC, ARG_DIFF_WEIGHTS, ARG_DIFF_DST = 129, 161, 145
+_Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST = 129, 130, 131, 132, 133, 134
+
+
+class _Geometry:
+    """A convolution's shapes and its oneDNN parameters (dilation counted from 0, explicit right padding)."""
+
+    def __init__(self, src, weights, dst, stride, pad, dilate, groups):
+        nd = len(src) - 2
+        self.src, self.dst = tuple(src), tuple(dst)
+        self.weights = tuple(weights)
+        # Grouped filters are (groups, C_out / groups, C_in / groups, k...) to oneDNN: the same bytes.
+        self.grouped = (groups, weights[0] // groups) + tuple(weights[1:]) if groups > 1 else self.weights
+        self.stride = primitive.dims(stride)
+        self.dilate = primitive.dims(d - 1 for d in dilate)
+        self.pad_l = primitive.dims(pad)
+        self.pad_r = primitive.dims(
+            (o - 1) * s + (k - 1) * d + 1 - i - p
+            for o, s, k, d, i, p in zip(dst[2:], stride, weights[2:], dilate, src[2:], pad))
+        self.nd = nd
+
+    def any_mds(self, lib):
+        """Descriptors of src, weights and dst that let the primitive choose their layouts."""
+        return [primitive.MemoryDesc(lib, shape, numpy.float32, primitive.FORMAT_ANY)
+                for shape in (self.src, self.grouped, self.dst)]
+
+    def plain_md(self, lib, shape):
+        return primitive.MemoryDesc(lib, shape, numpy.float32)
+
+    def forward_pd(self, lib, prop, bias, attr):
+        """The forward primitive descriptor (what backward primitives take as their hint)."""
+        src, weights, dst = self.any_mds(lib)
+        bias_md = self.plain_md(lib, (self.dst[1],)) if bias else None
+        return primitive.PrimitiveDesc(
+            lib, "dnnl_convolution_forward_primitive_desc_create",
+            lib.convolution_forward_primitive_desc_create, lib.engine, prop, _DIRECT,
+            src.handle, weights.handle, bias_md.handle if bias_md else None, dst.handle,
+            self.stride, self.dilate, self.pad_l, self.pad_r, attr.handle)
+
+
+def _build(kind, lib: Library, g: _Geometry, bias: bool, relu: bool) -> primitive.Plan:
+    """The Plan of one convolution primitive: ``kind`` is forward, backward_data or backward_weights."""
+    attr = primitive.Attr(lib, ((_RELU, 0.0, 0.0),) if relu else ())
+    if kind == "forward":
+        pd = g.forward_pd(lib, _FORWARD_TRAINING, bias, attr)
+        mds = {ARG_SRC: _Q_SRC, ARG_WEIGHTS: _Q_WEIGHTS, ARG_DST: _Q_DST}
+        if bias:
+            mds[ARG_BIAS] = g.plain_md(lib, (g.dst[1],))
+        plain, output = {ARG_SRC: g.src, ARG_WEIGHTS: g.grouped, ARG_DST: g.dst}, ARG_DST
+    else:
+        hint = g.forward_pd(lib, _FORWARD_TRAINING, False, primitive.Attr(lib))
+        src, weights, dst = g.any_mds(lib)
+        window = (g.stride, g.dilate, g.pad_l, g.pad_r, hint.handle, attr.handle)
+        if kind == "backward_data":
+            pd = primitive.PrimitiveDesc(lib, "dnnl_convolution_backward_data_primitive_desc_create",
+                                         lib.convolution_backward_data_primitive_desc_create, lib.engine,
+                                         _DIRECT, src.handle, weights.handle, dst.handle, *window)
+            mds = {ARG_DIFF_SRC: _Q_DIFF_SRC, ARG_WEIGHTS: _Q_WEIGHTS, ARG_DIFF_DST: _Q_DIFF_DST}
+            plain, output = {ARG_DIFF_SRC: g.src, ARG_WEIGHTS: g.grouped, ARG_DIFF_DST: g.dst}, ARG_DIFF_SRC
+        else:
+            pd = primitive.PrimitiveDesc(lib, "dnnl_convolution_backward_weights_primitive_desc_create",
+                                         lib.convolution_backward_weights_primitive_desc_create, lib.engine,
+                                         _DIRECT, src.handle, weights.handle, None, dst.handle, *window)
+            mds = {ARG_SRC: _Q_SRC, ARG_DIFF_WEIGHTS: _Q_DIFF_WEIGHTS, ARG_DIFF_DST: _Q_DIFF_DST}
+            plain = {ARG_SRC: g.src, ARG_DIFF_WEIGHTS: g.grouped, ARG_DIFF_DST: g.dst}
+            output = ARG_DIFF_WEIGHTS
+    prim = primitive.Primitive(lib, pd, mds)
+    return primitive.Plan(lib, prim, {arg: g.plain_md(lib, shape) for arg, shape in plain.items()}, (output,))
+
+
+def _plan(kind, lib, src, weights, dst, stride, pad, dilate, groups, bias=False, relu=False):
+    key = ("convolution", kind, src, weights, dst, stride, pad, dilate, groups, bias, relu)
+    return primitive.CACHE.get(key, lambda: _build(kind, lib, _Geometry(src, weights, dst, stride, pad, dilate,
+                                                                          groups), bias, relu))
+
+
+def _contiguous(*arrays):
+    return [numpy.ascontiguousarray(a) for a in arrays]
+
+
+def forward(lib, x, W, b, stride, pad, dilate, groups, outsize, relu=False):
+    """``conv(x, W) + b`` (then ReLU if ``relu``) of shape (N, C_out, *outsize), or None."""
+    x, W = _contiguous(x, W)
+    dst = (x.shape[0], W.shape[0]) + tuple(outsize)
+    plan = _plan("forward", lib, x.shape, W.shape, dst, stride, pad, dilate, groups, b is not None, relu)
+    if plan is None:
+        return None
+    y = numpy.empty(dst, numpy.float32)
+    arrays = {ARG_SRC: x, ARG_WEIGHTS: W, ARG_DST: y}
+    if b is not None:
+        arrays[ARG_BIAS] = numpy.ascontiguousarray(b)
+    plan.run(arrays)
+    return y
+
+
+def backward_data(lib, gy, W, stride, pad, dilate, groups, insize):
+    """The gradient of :func:`forward` with respect to x, of shape (N, C_in, *insize), or None.
+
+    With ``gy`` read as an input this is the transposed convolution of ``gy`` by ``W``.
+    """
+    gy, W = _contiguous(gy, W)
+    src = (gy.shape[0], W.shape[1] * groups) + tuple(insize)
+    plan = _plan("backward_data", lib, src, W.shape, gy.shape, stride, pad, dilate, groups)
+    if plan is None:
+        return None
+    gx = numpy.empty(src, numpy.float32)
+    plan.run({ARG_DIFF_SRC: gx, ARG_WEIGHTS: W, ARG_DIFF_DST: gy})
+    return gx
+
+
+def backward_weights(lib, x, gy, ksize, stride, pad, dilate, groups):
+    """The gradient of :func:`forward` with respect to W, of shape (C_out, C_in / groups, *ksize), or None."""
+    x, gy = _contiguous(x, gy)
+    weights = (gy.shape[1], x.shape[1] // groups) + tuple(ksize)
+    plan = _plan("backward_weights", lib, x.shape, weights, gy.shape, stride, pad, dilate, groups)
+    if plan is None:
+        return None
+    gW = numpy.empty(weights, numpy.float32)
+    plan.run({ARG_SRC: x, ARG_DIFF_WEIGHTS: gW, ARG_DIFF_DST: gy})
+    return gW
