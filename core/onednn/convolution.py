@@ -36,10 +36,14 @@ class _Geometry:
             (o - 1) * s + (k - 1) * d + 1 - i - p
             for o, s, k, d, i, p in zip(dst[2:], stride, weights[2:], dilate, src[2:], pad))
         self.nd = nd
+        # A pointwise convolution is a GEMM on the plain layout: oneDNN's GEMM kernel there beats its
+        # blocked kernels once their reorders of x and y are counted (ResNet-50's 1x1 convolutions).
+        self.plain = all(k == 1 for k in weights[2:]) and all(v == 1 for v in stride) and not any(pad)
 
     def any_mds(self, lib):
         """Descriptors of src, weights and dst that let the primitive choose their layouts."""
-        return [primitive.MemoryDesc(lib, shape, numpy.float32, primitive.FORMAT_ANY)
+        return [primitive.MemoryDesc(lib, shape, numpy.float32,
+                                     None if self.plain and shape is not self.grouped else primitive.FORMAT_ANY)
                 for shape in (self.src, self.grouped, self.dst)]
 
     def plain_md(self, lib, shape):
@@ -84,6 +88,15 @@ def _build(kind, lib: Library, g: _Geometry, bias: bool, relu: bool) -> primitiv
             output = ARG_DIFF_WEIGHTS
     prim = primitive.Primitive(lib, pd, mds)
     return primitive.Plan(lib, prim, {arg: g.plain_md(lib, shape) for arg, shape in plain.items()}, (output,))
+
+
+def pays(ksize, stride) -> bool:
+    """Whether oneDNN beats the NumPy kernels (measured on ResNet shapes), for ``use_onednn='auto'``.
+
+    A strided 1x1 convolution reads a fraction of x; NumPy's kernels slice x first, while oneDNN's
+    reorder x whole (3-7x slower on ResNet-20's and ResNet-50's projection shortcuts).
+    """
+    return not (all(k == 1 for k in ksize) and any(s > 1 for s in stride))
 
 
 def _plan(kind, lib, src, weights, dst, stride, pad, dilate, groups, bias=False, relu=False):

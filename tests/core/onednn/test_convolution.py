@@ -16,6 +16,8 @@ CASES = [
     {"in_size": (9, 8), "ksize": (3, 2), "stride": (2, 1), "pad": (1, 0), "dilate": (2, 1), "groups": 2},
     {"in_size": (7, 7), "ksize": (3, 3), "stride": 2, "pad": 1, "dilate": 1, "groups": 4},  # depthwise
     {"in_size": (6, 6), "ksize": (1, 1), "stride": 2, "pad": 0, "dilate": 1, "groups": 1},
+    {"in_size": (5, 6), "ksize": (1, 1), "stride": 1, "pad": 0, "dilate": 1, "groups": 1},  # plain layout
+    {"in_size": (7,), "ksize": (1,), "stride": 1, "pad": 0, "dilate": 1, "groups": 2},
     {"in_size": (5, 4, 6), "ksize": (2, 3, 3), "stride": 1, "pad": (0, 1, 1), "dilate": 1, "groups": 1},
 ]
 CHANNELS = (4, 8)  # C_in, C_out: both divisible by every groups above
@@ -121,6 +123,16 @@ def test_backward_arrays_equals_backward():
     x, W, b = _inputs(CASES[2], nobias=False)
     with kusari.using_config("use_onednn", "always"):
         assert testing.check_backward_arrays(lambda x, W, b: (_conv(CASES[2])(x, W, b),), (x, W, b)) == 1
+
+
+def test_auto_leaves_strided_pointwise_convolutions_to_numpy(count_calls):
+    calls = count_calls(kernels, "forward")
+    x, W, b = _inputs(CASES[4], nobias=False)
+    with kusari.using_config("use_onednn", "auto"):
+        F.convolution_2d(x, W, b, stride=2)
+        assert calls == []
+        F.convolution_2d(x, W, b, stride=1)
+        assert calls == ["forward"]
 
 
 def test_float64_and_never_stay_on_numpy(count_calls):
