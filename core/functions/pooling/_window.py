@@ -9,13 +9,18 @@ backward is the other and double backprop comes free:
   back over its window, summing overlaps): average pooling and unpooling.
 * ``WindowGather`` (pick one element per window by index) and ``WindowScatter`` (put each value at
   its index inside its window): max pooling's backward and upsampling.
+
+With oneDNN (:mod:`kusari.onednn`), max and average pooling run its kernels (:func:`onednn_pooling`),
+and their gradient is a ``PoolingGrad`` node running oneDNN's backward, whose own backward is the
+NumPy adjoint above.
 """
 import itertools
 
 import numpy
 
-from kusari import backend, utils
+from kusari import backend, onednn, utils
 from kusari.function_node import FunctionNode
+from kusari.onednn import pooling as onednn_pooling_kernels
 from kusari.utils.conv import as_tuple, get_conv_outsize
 
 
@@ -261,3 +266,40 @@ class WindowScatter(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return WindowGather(self._geom, self._indexes).apply(grad_outputs)
+
+
+def onednn_pooling(x, geom, algorithm):
+    """``(lib, y, workspace)``: pooling ``x`` over ``geom`` by oneDNN's ``algorithm`` (a constant of
+    :mod:`kusari.onednn.pooling`); None when oneDNN is not to be used, or lacks the forward or the backward.
+
+    Windows lying entirely in the padding are left to NumPy, which defines them as 0.
+    """
+    lib = onednn.library_for(x)
+    if lib is None or len(geom.dims) > 3 or geom.padding_only() is not None:
+        return None
+    kernels = onednn_pooling_kernels
+    args = (geom.ksize, geom.stride, geom.pad)
+    if not kernels.offers_backward(lib, algorithm, x.shape, geom.outs, *args):
+        return None
+    result = kernels.forward(lib, algorithm, x, *args, geom.outs)
+    return None if result is None else (lib,) + result
+
+
+class PoolingGrad(FunctionNode):
+    """The gradient of a pooling that oneDNN computed: oneDNN's backward of ``gy`` (with the forward's
+    workspace for max pooling); its own backward is ``adjoint()``, a node of the linear map's adjoint."""
+
+    def __init__(self, lib, geom, algorithm, workspace, adjoint):
+        self._lib = lib
+        self._geom = geom
+        self._algorithm = algorithm
+        self._workspace = workspace
+        self._adjoint = adjoint
+
+    def forward(self, inputs):
+        g = self._geom
+        return onednn_pooling_kernels.backward(self._lib, self._algorithm, inputs[0], self._workspace, g.dims,
+                                               g.ksize, g.stride, g.pad),
+
+    def backward(self, indexes, grad_outputs):
+        return self._adjoint().apply(grad_outputs)

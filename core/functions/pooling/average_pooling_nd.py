@@ -4,6 +4,7 @@ import numpy
 from kusari import backend
 from kusari.function_node import FunctionNode
 from kusari.functions.pooling import _window
+from kusari.onednn import pooling as onednn_pooling
 
 
 class AveragePoolingND(FunctionNode):
@@ -23,12 +24,25 @@ class AveragePoolingND(FunctionNode):
         else:
             coeff = 1.0 / geom.window_size
         self._geom, self._coeff = geom, coeff
-        return _window.window_sum(x, geom, coeff),
+        algorithm = (onednn_pooling.AVERAGE_EXCLUDE_PADDING if self._pad_value is None
+                     else onednn_pooling.AVERAGE_INCLUDE_PADDING)
+        fast = _window.onednn_pooling(x, geom, algorithm)
+        self._onednn = None if fast is None else (fast[0], algorithm)
+        return _window.window_sum(x, geom, coeff) if fast is None else fast[1],
+
+    def _onednn_grad(self):
+        lib, algorithm = self._onednn
+        return _window.PoolingGrad(lib, self._geom, algorithm, None,
+                                   lambda: _window.WindowSum(self._geom, self._coeff))
 
     def backward(self, indexes, grad_outputs):
+        if self._onednn is not None:
+            return self._onednn_grad().apply(grad_outputs)
         return _window.WindowSpread(self._geom, self._coeff).apply(grad_outputs)
 
     def backward_arrays(self, indexes, grad_outputs):
+        if self._onednn is not None:
+            return self._onednn_grad().forward(grad_outputs)
         return _window.window_spread(grad_outputs[0], self._geom, self._coeff),
 
 

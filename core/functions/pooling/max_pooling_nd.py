@@ -1,29 +1,56 @@
 """max_pooling_nd and max_pooling_1d/2d/3d: maximum over sliding N-d windows."""
 from kusari.function_node import FunctionNode
 from kusari.functions.pooling import _window
+from kusari.onednn import pooling as onednn_pooling
 
 
 class MaxPoolingND(FunctionNode):
-    def __init__(self, fname, nd, ksize, stride, pad, cover_all):
+    """Max pooling. ``indexes`` (the flat in-window position of each maximum) is computed by NumPy's
+    kernel; with oneDNN (and ``return_indices`` off) the forward and the gradient run oneDNN's kernels
+    instead, and ``indexes`` is found from the retained input only if double backprop needs it."""
+
+    def __init__(self, fname, nd, ksize, stride, pad, cover_all, return_indices=False):
         self._fname = fname
         self._args = (nd, ksize, stride, pad, cover_all)
+        self._return_indices = return_indices
+        self._onednn = None
         self.indexes = None
 
     def forward(self, inputs):
         x = inputs[0]
         self._geom = _window.pooling_geometry(self._fname, x, *self._args)
-        y, self.indexes = _window.window_max(x, self._geom)
+        fast = None if self._return_indices else _window.onednn_pooling(x, self._geom, onednn_pooling.MAX)
+        if fast is None:
+            y, self.indexes = _window.window_max(x, self._geom)
+            return y,
+        lib, y, workspace = fast
+        self.retain_inputs((0,))
+        self._onednn = (lib, workspace)
         return y,
 
+    def _found_indexes(self):
+        if self.indexes is None:
+            self.indexes = _window.window_max(self.get_retained_inputs()[0].array, self._geom)[1]
+        return self.indexes
+
+    def _onednn_grad(self):
+        lib, workspace = self._onednn
+        return _window.PoolingGrad(lib, self._geom, onednn_pooling.MAX, workspace,
+                                   lambda: _window.WindowGather(self._geom, self._found_indexes()))
+
     def backward(self, indexes, grad_outputs):
+        if self._onednn is not None:
+            return self._onednn_grad().apply(grad_outputs)
         return _window.WindowScatter(self._geom, self.indexes).apply(grad_outputs)
 
     def backward_arrays(self, indexes, grad_outputs):
+        if self._onednn is not None:
+            return self._onednn_grad().forward(grad_outputs)
         return _window.window_scatter(grad_outputs[0], self._geom, self.indexes),
 
 
 def _max_pooling(fname, nd, x, ksize, stride, pad, cover_all, return_indices):
-    func = MaxPoolingND(fname, nd, ksize, stride, pad, cover_all)
+    func = MaxPoolingND(fname, nd, ksize, stride, pad, cover_all, return_indices)
     y = func.apply((x,))[0]
     return (y, func.indexes) if return_indices else y
 
