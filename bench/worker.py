@@ -77,7 +77,19 @@ def prepare(framework: str) -> dict[str, str]:
         module = __import__(framework)
         info[framework] = module.__version__
         info.update(_numpy_info())
+        if framework == "kusari":
+            info["oneDNN"] = _kusari_onednn()
     return info
+
+
+def _kusari_onednn() -> str:
+    """kusari's oneDNN: its version and ``config.use_onednn``, or why it does not run."""
+    import kusari
+    from kusari.onednn import library
+    lib = library.load()
+    if lib is None:
+        return "not installed"
+    return f"{'.'.join(map(str, lib.version_tuple))} (use_onednn={kusari.config.use_onednn})"
 
 
 def run_workload(name: str, framework: str, overrides: dict[str, str], target_s: float,

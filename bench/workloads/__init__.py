@@ -15,7 +15,7 @@ from typing import Callable
 #: Every workload, in the order the table lists them.
 WORKLOADS = ("add_1elem", "add_chain10", "mlp_tiny", "mlp_tiny_static", "mlp_tiny_static_forward",
              "mlp_mnist", "lenet5", "conv3x3", "lstm_lm",
-             "resnet20", "dqn", "vision_resnet50_predict")
+             "resnet20", "resnet50", "resnet50_inference", "dqn", "vision_resnet50_predict")
 FRAMEWORKS = ("kusari", "torch", "chainer")
 
 

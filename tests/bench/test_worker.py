@@ -61,3 +61,9 @@ def test_worker_process_writes_a_report(tmp_path):
     assert report["framework"] == "kusari"
     assert "OPENBLAS_NUM_THREADS=1" in report["info"]["threads"]
     assert report["results"]["add_1elem"]["us"] > 0
+
+
+def test_kusari_info_says_whether_onednn_runs():
+    from kusari import onednn
+    info = worker.prepare("kusari")
+    assert info["oneDNN"].startswith("3.") if onednn.available() else info["oneDNN"] == "not installed"
