@@ -12,6 +12,7 @@ from kusari.function_node import FunctionNode  # NOQA
 from kusari.function import Function, FunctionAdapter  # NOQA
 from kusari._backprop import backward, grad  # NOQA
 from kusari import utils  # NOQA
+from kusari import onednn  # NOQA
 
 # functions (and the Variable operators built on them)
 from kusari import initializers  # NOQA

@@ -14,7 +14,6 @@ from kusari.onednn.library import Library
 
 _FORWARD_TRAINING, _FORWARD_INFERENCE = 64, 96
 _DIRECT = 1
-_RELU = 32
 ARG_SRC, ARG_WEIGHTS, ARG_BIAS, ARG_DST = 1, 33, 41, 17
 ARG_DIFF_SRC, ARG_DIFF_WEIGHTS, ARG_DIFF_DST = 129, 161, 145
 _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST = 129, 130, 131, 132, 133, 134
@@ -60,9 +59,9 @@ class _Geometry:
             self.stride, self.dilate, self.pad_l, self.pad_r, attr.handle)
 
 
-def _build(kind, lib: Library, g: _Geometry, bias: bool, relu: bool) -> primitive.Plan:
+def _build(kind, lib: Library, g: _Geometry, bias: bool) -> primitive.Plan:
     """The Plan of one convolution primitive: ``kind`` is forward, backward_data or backward_weights."""
-    attr = primitive.Attr(lib, ((_RELU, 0.0, 0.0),) if relu else ())
+    attr = primitive.Attr(lib)
     if kind == "forward":
         pd = g.forward_pd(lib, _FORWARD_TRAINING, bias, attr)
         mds = {ARG_SRC: _Q_SRC, ARG_WEIGHTS: _Q_WEIGHTS, ARG_DST: _Q_DST}
@@ -99,21 +98,21 @@ def pays(ksize, stride) -> bool:
     return not (all(k == 1 for k in ksize) and any(s > 1 for s in stride))
 
 
-def _plan(kind, lib, src, weights, dst, stride, pad, dilate, groups, bias=False, relu=False):
-    key = ("convolution", kind, src, weights, dst, stride, pad, dilate, groups, bias, relu)
+def _plan(kind, lib, src, weights, dst, stride, pad, dilate, groups, bias=False):
+    key = ("convolution", kind, src, weights, dst, stride, pad, dilate, groups, bias)
     return primitive.CACHE.get(key, lambda: _build(kind, lib, _Geometry(src, weights, dst, stride, pad, dilate,
-                                                                          groups), bias, relu))
+                                                                          groups), bias))
 
 
 def _contiguous(*arrays):
     return [numpy.ascontiguousarray(a) for a in arrays]
 
 
-def forward(lib, x, W, b, stride, pad, dilate, groups, outsize, relu=False):
-    """``conv(x, W) + b`` (then ReLU if ``relu``) of shape (N, C_out, *outsize), or None."""
+def forward(lib, x, W, b, stride, pad, dilate, groups, outsize):
+    """``conv(x, W) + b`` of shape (N, C_out, *outsize) (the bias fused into the primitive), or None."""
     x, W = _contiguous(x, W)
     dst = (x.shape[0], W.shape[0]) + tuple(outsize)
-    plan = _plan("forward", lib, x.shape, W.shape, dst, stride, pad, dilate, groups, b is not None, relu)
+    plan = _plan("forward", lib, x.shape, W.shape, dst, stride, pad, dilate, groups, b is not None)
     if plan is None:
         return None
     y = numpy.empty(dst, numpy.float32)

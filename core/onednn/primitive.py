@@ -68,26 +68,16 @@ class MemoryDesc:
 
 
 class Attr:
-    """An owned ``dnnl_primitive_attr_t`` with a user-owned scratchpad and optional eltwise post-ops
-    (``(alg_kind, alpha, beta)`` triples, e.g. ReLU fused into a convolution)."""
+    """An owned ``dnnl_primitive_attr_t`` asking for a user-owned scratchpad (see :func:`scratchpad`)."""
 
     __slots__ = ("lib", "handle")
 
-    def __init__(self, lib: Library, eltwise_post_ops=()):
+    def __init__(self, lib: Library):
         self.lib = lib
         self.handle = ctypes.c_void_p()
         lib.call("dnnl_primitive_attr_create", lib.primitive_attr_create, ctypes.byref(self.handle))
         lib.call("dnnl_primitive_attr_set_scratchpad_mode", lib.primitive_attr_set_scratchpad_mode,
                  self.handle, _SCRATCHPAD_MODE_USER)
-        if eltwise_post_ops:
-            ops = ctypes.c_void_p()
-            lib.call("dnnl_post_ops_create", lib.post_ops_create, ctypes.byref(ops))
-            try:
-                for alg, alpha, beta in eltwise_post_ops:
-                    lib.call("dnnl_post_ops_append_eltwise", lib.post_ops_append_eltwise, ops, alg, alpha, beta)
-                lib.call("dnnl_primitive_attr_set_post_ops", lib.primitive_attr_set_post_ops, self.handle, ops)
-            finally:
-                lib.post_ops_destroy(ops)
 
     def __del__(self):
         if self.handle:
