@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy
 
+from kusari import utils
 from kusari.onednn import primitive
 from kusari.onednn.library import Library
 
@@ -35,9 +36,12 @@ class _Geometry:
             (o - 1) * s + (k - 1) * d + 1 - i - p
             for o, s, k, d, i, p in zip(dst[2:], stride, weights[2:], dilate, src[2:], pad))
         self.nd = nd
-        # A pointwise convolution is a GEMM on the plain layout: oneDNN's GEMM kernel there beats its
-        # blocked kernels once their reorders of x and y are counted (ResNet-50's 1x1 convolutions).
-        self.plain = all(k == 1 for k in weights[2:]) and all(v == 1 for v in stride) and not any(pad)
+        # A pointwise convolution is a GEMM on the plain layout. On images of 14x14 and more, oneDNN's
+        # GEMM kernel there beats its blocked kernels once their reorders of x and y are counted
+        # (ResNet-50's 1x1 convolutions, forward and both backwards: 0.47-0.99x the time); on 7x7
+        # the blocked kernels win (0.8x).
+        self.plain = (all(k == 1 for k in weights[2:]) and all(v == 1 for v in stride) and not any(pad)
+                      and utils.size_of_shape(src[2:]) >= 100)
 
     def any_mds(self, lib):
         """Descriptors of src, weights and dst that let the primitive choose their layouts."""

@@ -16,8 +16,8 @@ CASES = [
     {"in_size": (9, 8), "ksize": (3, 2), "stride": (2, 1), "pad": (1, 0), "dilate": (2, 1), "groups": 2},
     {"in_size": (7, 7), "ksize": (3, 3), "stride": 2, "pad": 1, "dilate": 1, "groups": 4},  # depthwise
     {"in_size": (6, 6), "ksize": (1, 1), "stride": 2, "pad": 0, "dilate": 1, "groups": 1},
-    {"in_size": (5, 6), "ksize": (1, 1), "stride": 1, "pad": 0, "dilate": 1, "groups": 1},  # plain layout
-    {"in_size": (7,), "ksize": (1,), "stride": 1, "pad": 0, "dilate": 1, "groups": 2},
+    {"in_size": (10, 11), "ksize": (1, 1), "stride": 1, "pad": 0, "dilate": 1, "groups": 1},  # plain layout
+    {"in_size": (120,), "ksize": (1,), "stride": 1, "pad": 0, "dilate": 1, "groups": 2},
     {"in_size": (5, 4, 6), "ksize": (2, 3, 3), "stride": 1, "pad": (0, 1, 1), "dilate": 1, "groups": 1},
 ]
 CHANNELS = (4, 8)  # C_in, C_out: both divisible by every groups above
