@@ -13,7 +13,7 @@ from kusari import utils
 from kusari.onednn import primitive
 from kusari.onednn.library import Library
 
-_FORWARD_TRAINING, _FORWARD_INFERENCE = 64, 96
+_FORWARD_TRAINING = 64
 _DIRECT = 1
 ARG_SRC, ARG_WEIGHTS, ARG_BIAS, ARG_DST = 1, 33, 41, 17
 ARG_DIFF_SRC, ARG_DIFF_WEIGHTS, ARG_DIFF_DST = 129, 161, 145
@@ -24,18 +24,15 @@ class _Geometry:
     """A convolution's shapes and its oneDNN parameters (dilation counted from 0, explicit right padding)."""
 
     def __init__(self, src, weights, dst, stride, pad, dilate, groups):
-        nd = len(src) - 2
         self.src, self.dst = tuple(src), tuple(dst)
-        self.weights = tuple(weights)
         # Grouped filters are (groups, C_out / groups, C_in / groups, k...) to oneDNN: the same bytes.
-        self.grouped = (groups, weights[0] // groups) + tuple(weights[1:]) if groups > 1 else self.weights
+        self.grouped = (groups, weights[0] // groups) + tuple(weights[1:]) if groups > 1 else tuple(weights)
         self.stride = primitive.dims(stride)
         self.dilate = primitive.dims(d - 1 for d in dilate)
         self.pad_l = primitive.dims(pad)
         self.pad_r = primitive.dims(
             (o - 1) * s + (k - 1) * d + 1 - i - p
             for o, s, k, d, i, p in zip(dst[2:], stride, weights[2:], dilate, src[2:], pad))
-        self.nd = nd
         # A pointwise convolution is a GEMM on the plain layout. On images of 14x14 and more, oneDNN's
         # GEMM kernel there beats its blocked kernels once their reorders of x and y are counted
         # (ResNet-50's 1x1 convolutions, forward and both backwards: 0.47-0.99x the time); on 7x7
@@ -44,10 +41,13 @@ class _Geometry:
                       and utils.size_of_shape(src[2:]) >= 100)
 
     def any_mds(self, lib):
-        """Descriptors of src, weights and dst that let the primitive choose their layouts."""
-        return [primitive.MemoryDesc(lib, shape, numpy.float32,
-                                     None if self.plain and shape is not self.grouped else primitive.FORMAT_ANY)
-                for shape in (self.src, self.grouped, self.dst)]
+        """Descriptors of src, weights and dst that let the primitive choose their layouts (src and dst
+        stay plain for a plain-layout convolution)."""
+        data = None if self.plain else primitive.FORMAT_ANY
+        f32 = numpy.float32
+        return [primitive.MemoryDesc(lib, self.src, f32, data),
+                primitive.MemoryDesc(lib, self.grouped, f32, primitive.FORMAT_ANY),
+                primitive.MemoryDesc(lib, self.dst, f32, data)]
 
     def plain_md(self, lib, shape):
         return primitive.MemoryDesc(lib, shape, numpy.float32)

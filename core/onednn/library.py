@@ -23,7 +23,6 @@ SONAME = "libdnnl.so.3"
 _STATUS = {1: "out of memory", 2: "invalid arguments", 3: "unimplemented", 4: "last implementation reached",
            5: "runtime error", 6: "not required", 7: "invalid graph", 8: "invalid graph op",
            9: "invalid shape", 10: "invalid data type"}
-UNIMPLEMENTED = 3
 _ENGINE_CPU = 1
 _STREAM_DEFAULT_FLAGS = 1
 
