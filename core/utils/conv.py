@@ -132,7 +132,8 @@ def _patches(x, ksize, stride, pad, cover_all, dilate, groups):
     return mat, outs
 
 
-def _onednn_args(nd, stride, pad, dilate):
+def _as_tuples(nd, stride, pad, dilate):
+    """``stride``, ``pad`` and ``dilate`` as ``nd``-tuples."""
     return tuple(as_tuple(v, nd) for v in (stride, pad, dilate))
 
 
@@ -146,7 +147,7 @@ def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1, 
     nd = x.ndim - 2
     lib = onednn.library_for(x, W, b, pays=onednn_convolution.pays(W.shape[2:], as_tuple(stride, nd)))
     if lib is not None:
-        stride, pad, dilate = _onednn_args(nd, stride, pad, dilate)
+        stride, pad, dilate = _as_tuples(nd, stride, pad, dilate)
         outs = tuple(get_conv_outsize(x.shape[2 + i], W.shape[2 + i], stride[i], pad[i],
                                       as_flags(cover_all, nd)[i], dilate[i]) for i in range(nd))
         y = onednn_convolution.forward(lib, x, W, b, stride, pad, dilate, groups, outs)
@@ -172,7 +173,7 @@ def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, group
     nd = x.ndim - 2
     lib = onednn.library_for(x, gy, pays=onednn_convolution.pays(ksize, as_tuple(stride, nd)))
     if lib is not None:
-        gW = onednn_convolution.backward_weights(lib, x, gy, tuple(ksize), *_onednn_args(nd, stride, pad, dilate),
+        gW = onednn_convolution.backward_weights(lib, x, gy, tuple(ksize), *_as_tuples(nd, stride, pad, dilate),
                                                  groups)
         if gW is not None:
             return gW
@@ -267,14 +268,15 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
     ``x``: (N, C_in, d...), ``W``: (C_in, C_out / groups, k...), ``outsize``: the output's spatial
     shape. Returns (N, C_out, *outsize).
 
-    Equal algorithms: oneDNN's convolution backward-data when :mod:`kusari.onednn` allows; a GEMM into ``C_out * prod(x spatial)`` patch values per sample and filter
-    tap, summed back by :func:`col2im`; with stride 1, either a convolution with the flipped filter
+    Equal algorithms: oneDNN's convolution backward-data when :mod:`kusari.onednn` allows; a GEMM
+    into ``C_out * prod(x spatial)`` patch values per sample and filter tap, summed back by
+    :func:`col2im`; with stride 1, either a convolution with the flipped filter
     (when its patch array, ``C_in * prod(outsize)``, is not the larger one) or the GEMM with
     whole-image adds of :func:`_deconv_by_flat_col2im`.
     """
     nd = x.ndim - 2
     outsize = tuple(outsize)
-    stride, pad, dilate = _onednn_args(nd, stride, pad, dilate)
+    stride, pad, dilate = _as_tuples(nd, stride, pad, dilate)
     lib = onednn.library_for(x, W, pays=onednn_convolution.pays(W.shape[2:], stride))
     if lib is not None:
         y = onednn_convolution.backward_data(lib, x, W, stride, pad, dilate, groups, outsize)
