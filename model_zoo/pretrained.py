@@ -5,6 +5,7 @@ import zipfile
 
 from numpy.lib import format as npy_format
 
+from kusari import links as L
 from kusari import serializers
 from kusari.model_zoo import registry
 
@@ -87,13 +88,34 @@ def _listing(keys, limit: int = 8) -> str:
     return shown + (f", ... ({len(keys)} in all)" if len(keys) > limit else "")
 
 
-def check_fits(owner: str, link, path: str) -> None:
+def _deferred_outputs(link):
+    """``(key, outputs)`` of each convolution or linear weight of ``link`` whose input size is deferred
+    (its first dimension is known nonetheless)."""
+    for name, sub in link.namedlinks():
+        if isinstance(sub, L.ConvolutionND) and not isinstance(sub, L.DeconvolutionND):
+            out = sub.out_channels
+        elif isinstance(sub, L.Linear):
+            out = sub.out_size
+        else:
+            continue
+        if getattr(sub, "W", None) is not None and sub.W.array is None and out is not None:
+            yield (name + "/W").lstrip("/"), out
+
+
+def check_fits(owner: str, link, path: str, required=None) -> None:
     """Raise ValueError unless the NPZ at ``path`` holds exactly the arrays that ``link`` saves.
 
     The file's keys must be the keys :func:`kusari.serializers.save_npz` writes for ``link``
     (parameters and persistents, ``'conv1/conv/W'``, ``'conv1/bn/N'``...), none missing and none
     extra, and each array whose shape ``link`` already knows must have that shape (a parameter
-    whose input size is deferred takes the file's shape when it is loaded).
+    whose input size is deferred takes the file's shape when it is loaded; the weight of a
+    convolution or linear layer must still have its number of outputs, which catches a file
+    trained for another number of classes).
+
+    With ``required`` (a collection of keys), the file holds part of ``link``'s weights (an
+    ImageNet backbone for a detector, which ChainerCV loads with ``strict=False``): it must hold
+    those keys, with fitting shapes; other keys of ``link`` may be missing, and keys ``link``
+    lacks are ignored.
 
     Parameters
     ----------
@@ -115,10 +137,16 @@ def check_fits(owner: str, link, path: str) -> None:
         raise ValueError(f"{owner}: {path} is not a readable NPZ file ({type(e).__name__}: {e})") from e
     expected = {}
     serializers.DictionarySerializer(expected).save(link)
-    missing = expected.keys() - found.keys()
-    extra = found.keys() - expected.keys()
+    if required is None:
+        missing = expected.keys() - found.keys()
+        extra = found.keys() - expected.keys()
+    else:
+        missing = set(required) - found.keys()
+        extra = set(required) - expected.keys()   # a required key the model lacks: the wrong model
     mismatched = [f"{key}: file {found[key]}, model {array.shape}" for key, array in sorted(expected.items())
                   if key in found and array.dtype != object and array.shape != found[key]]
+    mismatched += [f"{key}: file {found[key]}, model ({out}, ...)" for key, out in _deferred_outputs(link)
+                   if key in found and found[key][:1] != (out,)]
     if not (missing or extra or mismatched):
         return
     problems = []

@@ -18,3 +18,8 @@ from kusari.vision.links.model.senet import SEResNet50  # NOQA
 from kusari.vision.links.model.senet import SEResNeXt101  # NOQA
 from kusari.vision.links.model.senet import SEResNeXt50  # NOQA
 from kusari.vision.links.model.vgg import VGG16  # NOQA
+
+from kusari.vision.links.model.ssd import SSD300  # NOQA
+from kusari.vision.links.model.ssd import SSD512  # NOQA
+from kusari.vision.links.model.yolo import YOLOv2  # NOQA
+from kusari.vision.links.model.yolo import YOLOv3  # NOQA

@@ -130,13 +130,17 @@ def prepare_pretrained_model(param: dict, pretrained_model, models: dict, defaul
     return param, path
 
 
-def load_pretrained_weights(owner: str, link, path: str) -> None:
+def load_pretrained_weights(owner: str, link, path: str, required=None) -> None:
     """Load the weight file ``path`` (from :func:`prepare_pretrained_model`) into ``link``.
 
     The file must hold exactly ``link``'s keys, with the shapes ``link`` already knows
     (:func:`kusari.model_zoo.pretrained.check_fits`); a file of another architecture is refused
     before anything is loaded, naming the missing and the unexpected keys. ChainerCV's strict
     loading only refuses missing keys, so it would load a ResNet-101 file into a ResNet-50.
+
+    ``required`` (a collection of keys) loads part of ``link`` (ChainerCV's ``strict=False`` loads
+    of ImageNet backbones into detectors): the file must hold those keys with fitting shapes; the
+    rest of ``link`` keeps its initialization and keys ``link`` lacks are ignored.
     """
-    pretrained.check_fits(owner, link, path)
-    kusari.serializers.load_npz(path, link)
+    pretrained.check_fits(owner, link, path, required=required)
+    kusari.serializers.load_npz(path, link, strict=required is None)
