@@ -77,9 +77,9 @@ def test_constructor_resolves_chainercv_names_to_that_entry(row, resolved_key):
 
 
 @pytest.mark.parametrize("cls_name", ["SSD300", "SSD512"])
-def test_imagenet_needs_n_fg_class(cls_name, monkeypatch):
-    monkeypatch.setattr(registry, "weights_path", lambda name: "")
-    with pytest.raises(ValueError, match=f"{cls_name}: n_fg_class must be specified"):
+def test_imagenet_needs_n_fg_class_before_the_download(cls_name, resolved_key):
+    with pytest.raises(ValueError, match=f"{cls_name}: n_fg_class must be specified with "
+                                         f"pretrained_model='imagenet' \\(the VGG-16 base only\\)"):
         _class(cls_name)(pretrained_model="imagenet")
 
 

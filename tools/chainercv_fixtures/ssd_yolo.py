@@ -6,7 +6,8 @@ Writes under ``OUTDIR/ssd_yolo/``:
 - ``<model>.npz`` for each model of ``MODELS`` (``ssd300``, ``ssd512``, ``yolo_v2``, ``yolo_v2_tiny``,
   ``yolo_v3``; ``n_fg_class`` 3): ``config`` (JSON: class, n_fg_class, insize, mean, the (nms_thresh,
   score_thresh) of both presets), ``seed``, ``keys`` (JSON: every key ``save_npz`` writes), ``shapes``
-  (JSON ``{key: shape}`` of the float arrays, filled by ``_common.fill_seeded``), ``img_seed/<i>``,
+  (JSON ``{key: shape}`` of the float arrays, filled by ``_common.fill_seeded``), ``scaled`` (JSON ``{key:
+  factor}``: arrays multiplied by ``factor`` after the fill, see ``SCALED``), ``img_seed/<i>``,
   ``img_shape/<i>`` and ``img_sum/<i>`` (two uint8 noise images, ``seeded_image(seed, shape)``, given to
   ``predict`` as float32: 40x56, which YOLO pads, and 480x360, which it shrinks), ``nms_thresh`` and
   ``score_thresh`` (what ``predict`` ran with: the score threshold chosen so that about ``TARGET_BOXES``
@@ -47,6 +48,10 @@ N_FG_CLASS = 3
 ROWS = 512          # raw head-output rows stored per model (about)
 TARGET_BOXES = 40   # the score threshold is lowered until about this many boxes per image pass it
 MODELS = {"ssd300": SSD300, "ssd512": SSD512, "yolo_v2": YOLOv2, "yolo_v2_tiny": YOLOv2Tiny, "yolo_v3": YOLOv3}
+# weights multiplied by a factor after the seeded fill: Darknet-53's 23 residual additions leave YOLOv3's
+# heads with logits up to about 25 on seeded weights (boxes millions of pixels high, every score near 1);
+# a tenth of the last convolutions' weights brings them to the range of trained models
+SCALED = {"yolo_v3": {f"subnet/{i}/1/W": 0.1 for i in range(3)}}
 # the images given to predict: a small one (YOLO pads it), a large one (YOLO shrinks it), both resized by SSD
 IMAGE_SHAPES = ((3, 40, 56), (3, 480, 360))
 CODER = {"grids": (4, 2, 1), "aspect_ratios": ((2,), (2, 3), (2,)), "steps": (8, 16, 32),
@@ -126,6 +131,10 @@ def write_model(out_dir, name, cls):
     with chainer.using_config("train", False), chainer.no_backprop_mode():
         model.forward(np.zeros((1, 3, model.insize, model.insize), np.float32))  # deferred input sizes
     shapes = _common.fill_seeded(model, seed)
+    scaled = SCALED.get(name, {})
+    params = dict(model.namedparams())
+    for key, factor in scaled.items():
+        params["/" + key].array *= factor
     imgs = [seeded_image(seed + i, shape) for i, shape in enumerate(IMAGE_SHAPES)]
     cached = CachedForward(model.forward)
     model.forward = cached
@@ -139,7 +148,8 @@ def write_model(out_dir, name, cls):
     raw_index = np.arange(0, n_row, max(1, n_row // ROWS))
     entries = {"config": json.dumps(config), "seed": np.int64(seed), "keys": json.dumps(saved_keys(model)),
                "shapes": json.dumps({k: list(v) for k, v in shapes.items()}, sort_keys=True),
-               "nms_thresh": np.float64(model.nms_thresh), "score_thresh": np.float64(model.score_thresh),
+               "scaled": json.dumps(scaled, sort_keys=True), "nms_thresh": np.float64(model.nms_thresh),
+               "score_thresh": np.float64(model.score_thresh),
                "raw_index": raw_index}
     for raw_name, raw in zip(raw_names, cached.outputs):
         entries[raw_name] = raw.array[:, raw_index]

@@ -3,9 +3,10 @@
 
 A model fixture holds the model's key list, the shapes of its float arrays, the seeds of two noise images and
 ChainerCV's ``predict`` results on them (with the fixture's thresholds) and raw head outputs, on weights drawn
-by tests/vision/seeded_weights.py. The test builds the model, fills it with the same weights (the deferred
-input sizes come from the arrays), saves it with kusari's save_npz, builds a fresh model with
-``pretrained_model=`` that file (strict loading) and compares its ``predict`` on the same images.
+by tests/vision/seeded_weights.py (a few multiplied by the factors in ``scaled``). The test builds the model,
+fills it with the same weights (the deferred input sizes come from the arrays), saves it with kusari's
+save_npz, builds a fresh model with ``pretrained_model=`` that file (strict loading) and compares its
+``predict`` on the same images.
 """
 import importlib.util
 import json
@@ -17,7 +18,7 @@ from kusari import serializers
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "ssd_yolo"
-JSON_ENTRIES = ("config", "keys", "shapes")
+JSON_ENTRIES = ("config", "keys", "shapes", "scaled")
 
 _spec = importlib.util.spec_from_file_location("vision_seeded_weights", ROOT / "seeded_weights.py")
 seeded_weights = importlib.util.module_from_spec(_spec)
@@ -48,8 +49,10 @@ def seeded_model_file(cls, fixture: dict, tmp_path) -> str:
     saved = {}
     serializers.DictionarySerializer(saved).save(model)
     assert sorted(saved) == fixture["keys"]
-    serializers.NpzDeserializer(seeded_weights.seeded_arrays(fixture["shapes"], int(fixture["seed"])),
-                                strict=False).load(model)
+    arrays = seeded_weights.seeded_arrays(fixture["shapes"], int(fixture["seed"]))
+    for key, factor in fixture["scaled"].items():     # as the writer did after its fill
+        arrays[key] *= factor
+    serializers.NpzDeserializer(arrays, strict=False).load(model)
     saved = {}
     serializers.DictionarySerializer(saved).save(model)
     assert {key: list(saved[key].shape) for key in fixture["shapes"]} == fixture["shapes"]

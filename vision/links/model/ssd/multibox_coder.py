@@ -3,7 +3,7 @@ import numpy
 
 from kusari import backend
 from kusari.vision import _checks
-from kusari.vision.links.model._class_suppression import suppress_per_class
+from kusari.vision.links.model._single_shot import suppress_per_class
 from kusari.vision.utils import bbox_iou
 
 

@@ -1,7 +1,5 @@
 """multibox_loss: SSD's localization (smooth L1) and classification (softmax cross entropy with hard negative
 mining) losses."""
-import numpy
-
 import kusari
 import kusari.functions as F
 from kusari import backend

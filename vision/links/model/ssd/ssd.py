@@ -3,28 +3,12 @@ import numpy
 
 import kusari
 from kusari import backend
-from kusari.vision import _checks, transforms
+from kusari.vision import transforms
+from kusari.vision.links.model._single_shot import check_images, use_preset
 from kusari.vision.links.model.ssd.multibox_coder import MultiboxCoder
 
 # preset -> (nms_thresh, score_thresh), ChainerCV's values
 PRESETS = {"visualize": (0.45, 0.6), "evaluate": (0.45, 0.01)}
-
-
-def use_preset(model, preset: str, presets: dict) -> None:
-    """Set ``model.nms_thresh`` and ``model.score_thresh`` to ``presets[preset]`` (a ValueError names the
-    presets otherwise). Shared by the single-shot detectors."""
-    if preset not in presets:
-        raise ValueError(f"{type(model).__name__}.use_preset: preset must be one of "
-                         f"{', '.join(map(repr, presets))}, got {preset!r}")
-    model.nms_thresh, model.score_thresh = presets[preset]
-
-
-def check_images(owner: str, imgs) -> list:
-    """``imgs`` as a list of CHW arrays with 3 channels (the checks name ``owner`` and ``imgs[i]``)."""
-    imgs = list(imgs)
-    for i, img in enumerate(imgs):
-        _checks.check_image(owner, img, f"imgs[{i}]", channels=(3,))
-    return imgs
 
 
 class SSD(kusari.Chain):

@@ -120,6 +120,10 @@ class _SSDVGG16(SSD):
 
     def __init__(self, n_fg_class=None, pretrained_model=None):
         owner = type(self).__name__
+        partial = pretrained_model in ("imagenet", self._models["imagenet"]["zoo"])
+        if partial and n_fg_class is None:     # before the download
+            raise ValueError(f"{owner}: n_fg_class must be specified with pretrained_model={pretrained_model!r} "
+                             f"(the VGG-16 base only)")
         param, path = prepare_pretrained_model({"n_fg_class": n_fg_class}, pretrained_model, self._models,
                                                owner=owner)
         n_fg_class = param["n_fg_class"]
@@ -129,7 +133,6 @@ class _SSDVGG16(SSD):
                          multibox=Multibox(n_class=int(n_fg_class) + 1, aspect_ratios=self._aspect_ratios),
                          steps=self._steps, sizes=self._sizes, mean=IMAGENET_MEAN)
         if path:
-            partial = pretrained_model in ("imagenet", self._models["imagenet"]["zoo"])
             load_pretrained_weights(owner, self, path, required=IMAGENET_KEYS if partial else None)
 
 

@@ -4,8 +4,7 @@ import numpy
 import kusari
 from kusari import backend
 from kusari.vision import transforms
-from kusari.vision.links.model._class_suppression import suppress_per_class
-from kusari.vision.links.model.ssd.ssd import check_images, use_preset
+from kusari.vision.links.model._single_shot import check_images, suppress_per_class, use_preset
 
 # preset -> (nms_thresh, score_thresh), ChainerCV's values
 PRESETS = {"visualize": (0.45, 0.5), "evaluate": (0.45, 0.005)}

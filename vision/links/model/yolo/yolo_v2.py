@@ -129,7 +129,7 @@ class Darknet19Extractor(kusari.ChainList):
     Eighteen Darknet-19 convolutions (3x3 and 1x1, channels 32 to 1024, five stride-2 poolings),
     two more 3x3 ones of 1024 channels, a 1x1 one of 64 channels on the 26x26 features
     (``reorg``-ed and concatenated) and a last 3x3 one of 1024 channels; every one a
-    :class:`Conv2DBNActiv` with leaky ReLU (slope 0.1). Children ``0`` .. ``22``.
+    :class:`Conv2DBNActiv` with leaky ReLU (slope 0.1). Children ``0`` .. ``21``.
     """
 
     insize = 416

@@ -1,8 +1,27 @@
-"""Per-class thresholding and non-maximum suppression of a dense detector's scored boxes (SSD, YOLO)."""
+"""What the single-shot detectors (SSD, YOLO) share: presets, the check of predict's images, and the
+per-class thresholding and non-maximum suppression of their scored boxes."""
 import numpy
 
 from kusari import backend
+from kusari.vision import _checks
 from kusari.vision.utils import non_maximum_suppression
+
+
+def use_preset(model, preset: str, presets: dict) -> None:
+    """Set ``model.nms_thresh`` and ``model.score_thresh`` to ``presets[preset]`` (a ValueError names the
+    presets otherwise)."""
+    if preset not in presets:
+        raise ValueError(f"{type(model).__name__}.use_preset: preset must be one of "
+                         f"{', '.join(map(repr, presets))}, got {preset!r}")
+    model.nms_thresh, model.score_thresh = presets[preset]
+
+
+def check_images(owner: str, imgs) -> list:
+    """``imgs`` as a list of CHW arrays with 3 channels (the checks name ``owner`` and ``imgs[i]``)."""
+    imgs = list(imgs)
+    for i, img in enumerate(imgs):
+        _checks.check_image(owner, img, f"imgs[{i}]", channels=(3,))
+    return imgs
 
 
 def suppress_per_class(bbox, score, nms_thresh, score_thresh):
