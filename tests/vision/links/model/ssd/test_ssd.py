@@ -101,3 +101,14 @@ def test_bad_images():
         model.predict([numpy.zeros((20, 20), numpy.float32)])
     with pytest.raises(TypeError, match=r"SSD.predict: imgs\[0\] must have an integer or floating-point dtype"):
         model.predict([numpy.zeros((3, 20, 20), bool)])
+
+
+def test_package_exports_chainercv_names():
+    import kusari.vision as chainercv
+    from kusari.vision.links.model import ssd
+    names = {"GradientScaling", "Multibox", "MultiboxCoder", "multibox_loss", "Normalize", "SSD", "SSD300", "SSD512",
+             "VGG16", "VGG16Extractor300", "VGG16Extractor512", "random_crop_with_bbox_constraints",
+             "random_distort", "resize_with_random_interpolation"}      # chainercv.links.model.ssd's __init__
+    assert names <= set(vars(ssd))
+    assert chainercv.links.SSD300 is ssd.SSD300 and chainercv.links.SSD512 is ssd.SSD512
+    assert ssd.VGG16 is not chainercv.links.VGG16       # SSD's VGG-16, not the classifier

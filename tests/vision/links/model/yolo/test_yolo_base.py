@@ -107,3 +107,12 @@ def test_bad_input():
         model.predict([numpy.zeros((30, 20, 3), numpy.float32)])
     with pytest.raises(ValueError, match=r"TinyYOLO.predict: imgs\[0\] must have 3 channels, got 4"):
         model.predict([numpy.zeros((4, 30, 20), numpy.float32)])
+
+
+def test_package_exports_chainercv_names():
+    import kusari.vision as chainercv
+    from kusari.vision.links.model import yolo
+    names = {"YOLOBase", "Darknet19Extractor", "YOLOv2", "YOLOv2Base", "Darknet53Extractor", "ResidualBlock",
+             "YOLOv3"}                                                    # chainercv.links.model.yolo's __init__
+    assert names <= set(vars(yolo))
+    assert chainercv.links.YOLOv2 is yolo.YOLOv2 and chainercv.links.YOLOv3 is yolo.YOLOv3
