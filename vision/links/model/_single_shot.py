@@ -7,6 +7,13 @@ from kusari.vision import _checks
 from kusari.vision.utils import non_maximum_suppression
 
 
+def check_n_fg_class(owner: str, n_fg_class) -> int:
+    """``n_fg_class`` as an int; a ValueError naming ``owner`` unless it is a positive integer."""
+    if isinstance(n_fg_class, bool) or not isinstance(n_fg_class, (int, numpy.integer)) or n_fg_class < 1:
+        raise ValueError(f"{owner}: n_fg_class must be a positive int, got {n_fg_class!r}")
+    return int(n_fg_class)
+
+
 def use_preset(model, preset: str, presets: dict) -> None:
     """Set ``model.nms_thresh`` and ``model.score_thresh`` to ``presets[preset]`` (a ValueError names the
     presets otherwise)."""

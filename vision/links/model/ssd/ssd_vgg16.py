@@ -5,6 +5,7 @@ import kusari
 import kusari.functions as F
 import kusari.links as L
 from kusari import initializers
+from kusari.vision.links.model._single_shot import check_n_fg_class
 from kusari.vision.links.model.ssd.multibox import Multibox
 from kusari.vision.links.model.ssd.normalize import Normalize
 from kusari.vision.links.model.ssd.ssd import SSD
@@ -126,11 +127,9 @@ class _SSDVGG16(SSD):
                              f"(the VGG-16 base only)")
         param, path = prepare_pretrained_model({"n_fg_class": n_fg_class}, pretrained_model, self._models,
                                                owner=owner)
-        n_fg_class = param["n_fg_class"]
-        if isinstance(n_fg_class, bool) or not isinstance(n_fg_class, (int, numpy.integer)) or n_fg_class < 1:
-            raise ValueError(f"{owner}: n_fg_class must be a positive int, got {n_fg_class!r}")
+        n_fg_class = check_n_fg_class(owner, param["n_fg_class"])
         super().__init__(extractor=self._extractor(),
-                         multibox=Multibox(n_class=int(n_fg_class) + 1, aspect_ratios=self._aspect_ratios),
+                         multibox=Multibox(n_class=n_fg_class + 1, aspect_ratios=self._aspect_ratios),
                          steps=self._steps, sizes=self._sizes, mean=IMAGENET_MEAN)
         if path:
             load_pretrained_weights(owner, self, path, required=IMAGENET_KEYS if partial else None)

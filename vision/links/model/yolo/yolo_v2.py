@@ -5,6 +5,7 @@ import kusari
 import kusari.functions as F
 from kusari.links import Convolution2D
 from kusari.vision.links.connection import Conv2DBNActiv
+from kusari.vision.links.model._single_shot import check_n_fg_class
 from kusari.vision.links.model.yolo.yolo_base import YOLOBase
 from kusari.vision.utils import load_pretrained_weights, prepare_pretrained_model
 
@@ -41,7 +42,7 @@ def _softmax(xp, x):
     return e / e.sum(axis=1, keepdims=True)
 
 
-def default_boxes(grids, anchors, steps=None) -> numpy.ndarray:
+def default_boxes(grids, anchors) -> numpy.ndarray:
     """(K, 4) float32 ``(v, u, h, w)``: for each grid ``g`` (with its anchors), each cell ``(v, u)``
     (row-major), each anchor ``(h, w)``."""
     boxes = []
@@ -51,12 +52,6 @@ def default_boxes(grids, anchors, steps=None) -> numpy.ndarray:
         hw = numpy.tile(numpy.asarray(grid_anchors, numpy.float64), (grid * grid, 1))
         boxes.append(numpy.concatenate((cells, hw), axis=1))
     return numpy.concatenate(boxes).astype(numpy.float32)
-
-
-def check_n_fg_class(owner: str, n_fg_class) -> int:
-    if isinstance(n_fg_class, bool) or not isinstance(n_fg_class, (int, numpy.integer)) or n_fg_class < 1:
-        raise ValueError(f"{owner}: n_fg_class must be a positive int, got {n_fg_class!r}")
-    return int(n_fg_class)
 
 
 class YOLOv2Base(YOLOBase):

@@ -6,8 +6,9 @@ import kusari
 import kusari.functions as F
 from kusari.links import Convolution2D
 from kusari.vision.links.connection import Conv2DBNActiv
+from kusari.vision.links.model._single_shot import check_n_fg_class
 from kusari.vision.links.model.yolo.yolo_base import YOLOBase
-from kusari.vision.links.model.yolo.yolo_v2 import _leaky_relu, _sigmoid, check_n_fg_class, default_boxes
+from kusari.vision.links.model.yolo.yolo_v2 import _leaky_relu, _sigmoid, default_boxes
 from kusari.vision.utils import load_pretrained_weights, prepare_pretrained_model
 
 
