@@ -30,6 +30,10 @@ Writes ``OUTDIR/faster_rcnn/vgg16.npz`` (FasterRCNNVGG16 on seeded weights, no w
   ``train/{rpn_loc_loss,rpn_cls_loss,roi_loc_loss,roi_cls_loss,loss}``, the targets it drew
   (``train/gt_roi_label``, ``train/gt_rpn_label``), ``train/grad_sq/<key>`` (sum of squares of the
   gradient of each parameter) and ``train/grad/<key>`` for the RPN's and the head's biases.
+
+Writes ``OUTDIR/faster_rcnn/pretrained_models.npz``: ``table`` (JSON list), every name in
+FasterRCNNVGG16's ``_models`` with its URL, ``param`` and ``cv2`` flag (ChainerCV also takes
+``'imagenet'``, outside the table: VGG16's weights, copied into the extractor and fc6/fc7).
 """
 import json
 import os
@@ -44,7 +48,9 @@ from chainercv.links.model import faster_rcnn as frcnn
 from chainercv.links.model.faster_rcnn.region_proposal_network import _enumerate_shifted_anchor
 
 SEED = 1234
-CONFIG = {"n_fg_class": 20, "min_size": 144, "max_size": 240}
+# RPN NMS at 0.4: no two RoIs pool the same cells, so no two detections tie in score (ChainerCV orders tied
+# scores by NumPy 1.x's unstable quicksort, kusari by descending index; see docs/vision_faster_rcnn.md)
+CONFIG = {"n_fg_class": 20, "min_size": 144, "max_size": 240, "proposal_creator_params": {"nms_thresh": 0.4}}
 GRAD_KEYS = ("rpn/conv1/b", "rpn/loc/b", "rpn/score/b", "head/cls_loc/b", "head/score/b")
 
 
@@ -158,6 +164,13 @@ class Recording:
         return self.out
 
 
+def boundary_distance(roi) -> float:
+    """How close RoI coordinates come, in feature cells (stride 16), to a half, where RoI pooling's rounding
+    flips: float32 noise in the proposals (about 1e-4 cells) must not reach it."""
+    v = np.asarray(roi, np.float64) / 16
+    return float(np.abs(v - np.floor(v) - 0.5).min())
+
+
 def saved_keys(link) -> list:
     import io
     buffer = io.BytesIO()
@@ -186,6 +199,8 @@ def vgg16_entries():
         h = model.extractor(x[None])
         rpn_locs, rpn_scores, rois, roi_indices, anchor = model.rpn(h, x.shape[1:], [scale])
         roi_cls_locs, roi_scores = model.head(h, rois, roi_indices)
+    print(f"faster_rcnn: {len(rois)} RoIs, {len(rois) - len(np.unique(roi_scores.array, axis=0))} tied, "
+          f"nearest rounding boundary {boundary_distance(rois):.4f} cells", flush=True)
     e.update({"forward/rpn_locs": rpn_locs.array, "forward/rpn_scores": rpn_scores.array, "forward/rois": rois,
               "forward/roi_indices": roi_indices, "forward/anchor": anchor,
               "forward/roi_cls_locs": roi_cls_locs.array, "forward/roi_scores": roi_scores.array})
@@ -199,7 +214,9 @@ def vgg16_entries():
                   f"predict/{preset}/score": score})
 
     img_train = rng.randint(0, 256, (3, 144, 192)).astype(np.uint8)
-    bboxes = np.array([[[10, 20, 100, 150], [40, 60, 140, 190], [5, 5, 60, 70]]], np.float32)
+    # no coordinate at an odd multiple of 8: RoI pooling rounds those halves differently on Chainer's CPU
+    # (to even) and in kusari (away from zero, as Chainer's GPU kernel)
+    bboxes = np.array([[[10, 20, 100, 150], [41, 60, 140, 190], [5, 5, 60, 70]]], np.float32)
     labels = np.array([[3, 7, 15]], np.int32)
     scales = np.array([1.25], np.float32)
     train_seed = 11
@@ -221,9 +238,11 @@ def vgg16_entries():
               "train/gt_rpn_label": anchor_target.out[1]})
     for name in ("rpn_loc_loss", "rpn_cls_loss", "roi_loc_loss", "roi_cls_loss", "loss"):
         e[f"train/{name}"] = np.asarray(observation[f"main/{name}"].array)
-    print(f"faster_rcnn: train losses {[float(e[f'train/{n}']) for n in ('rpn_loc_loss', 'rpn_cls_loss', 'roi_loc_loss', 'roi_cls_loss')]}, "
+    losses = [round(float(e[f"train/{n}"]), 4) for n in ("rpn_loc_loss", "rpn_cls_loss", "roi_loc_loss", "roi_cls_loss")]
+    print(f"faster_rcnn: train losses {losses}, "
           f"{int((proposal_target.out[2] > 0).sum())} foreground RoIs, {int((anchor_target.out[1] == 1).sum())} "
-          f"positive anchors", flush=True)
+          f"positive anchors, nearest rounding boundary {boundary_distance(proposal_target.out[0]):.4f} cells",
+          flush=True)
     for path, param in model.namedparams():
         key = path.lstrip("/")
         grad = param.grad
@@ -233,10 +252,16 @@ def vgg16_entries():
     return e
 
 
+def pretrained_table():
+    return [{"name": name, "url": model["url"], "param": model["param"], "cv2": model.get("cv2", False)}
+            for name, model in sorted(frcnn.FasterRCNNVGG16._models.items())]
+
+
 def main(out_root):
     out_dir = os.path.join(out_root, "faster_rcnn")
     os.makedirs(out_dir, exist_ok=True)
     _common.save_npz(os.path.join(out_dir, "utils.npz"), utils_entries())
+    _common.save_npz(os.path.join(out_dir, "pretrained_models.npz"), {"table": json.dumps(pretrained_table())})
     _common.save_npz(os.path.join(out_dir, "vgg16.npz"), vgg16_entries())
 
 

@@ -3,8 +3,8 @@ network and RoI head, with ChainerCV's preprocessing and detection API (``predic
 import numpy
 
 import kusari
-import kusari.functions as F
 from kusari import backend
+import kusari.functions as F
 from kusari.vision import _checks
 from kusari.vision.links.model.faster_rcnn.utils.loc2bbox import loc2bbox
 from kusari.vision.transforms import resize

@@ -3,12 +3,11 @@ localization), and the smooth L1 localization loss they use."""
 import numpy
 
 import kusari
-import kusari.functions as F
 from kusari import backend
+import kusari.functions as F
 from kusari.vision.links.model.faster_rcnn.utils._checks import check_boxes
 from kusari.vision.links.model.faster_rcnn.utils.anchor_target_creator import AnchorTargetCreator
-from kusari.vision.links.model.faster_rcnn.utils.proposal_target_creator import (ProposalTargetCreator,
-                                                                                  check_labels)
+from kusari.vision.links.model.faster_rcnn.utils.proposal_target_creator import ProposalTargetCreator, check_labels
 
 
 class FasterRCNNTrainChain(kusari.Chain):

@@ -4,9 +4,9 @@ import os
 import numpy
 
 import kusari
+from kusari import initializers
 import kusari.functions as F
 import kusari.links as L
-from kusari import initializers
 from kusari.vision.links.model.faster_rcnn.faster_rcnn import FasterRCNN
 from kusari.vision.links.model.faster_rcnn.region_proposal_network import RegionProposalNetwork
 from kusari.vision.links.model.vgg import VGG16
@@ -61,6 +61,10 @@ class FasterRCNNVGG16(FasterRCNN):
     def __init__(self, n_fg_class=None, pretrained_model=None, min_size=600, max_size=1000,
                  ratios=[0.5, 1, 2], anchor_scales=[8, 16, 32], vgg_initialW=None, rpn_initialW=None,
                  loc_initialW=None, score_initialW=None, proposal_creator_params={}):
+        imagenet = self._is_imagenet(pretrained_model)
+        if imagenet and n_fg_class is None:   # before the download
+            raise ValueError(f"FasterRCNNVGG16: n_fg_class must be specified with "
+                             f"pretrained_model={pretrained_model!r} (VGG-16's ImageNet weights have no detector)")
         param, path = prepare_pretrained_model({"n_fg_class": n_fg_class}, pretrained_model, self._models,
                                                owner="FasterRCNNVGG16")
         n_fg_class = param["n_fg_class"]
@@ -85,12 +89,16 @@ class FasterRCNNVGG16(FasterRCNN):
                             vgg_initialW=vgg_initialW, loc_initialW=loc_initialW, score_initialW=score_initialW)
         super().__init__(extractor, rpn, head, mean=MEAN.copy(), min_size=min_size, max_size=max_size)
 
-        if path is None:
-            return
-        if os.fspath(pretrained_model) in ("imagenet", self._models["imagenet"]["zoo"]):
+        if imagenet:
             self._copy_imagenet_pretrained_vgg16(path)
-        else:
+        elif path is not None:
             load_pretrained_weights("FasterRCNNVGG16", self, path)
+
+    @classmethod
+    def _is_imagenet(cls, pretrained_model) -> bool:
+        """Whether ``pretrained_model`` names VGG-16's ImageNet weights (ChainerCV's name or its zoo key)."""
+        return isinstance(pretrained_model, (str, os.PathLike)) and \
+            os.fspath(pretrained_model) in ("imagenet", cls._models["imagenet"]["zoo"])
 
     def _copy_imagenet_pretrained_vgg16(self, path: str) -> None:
         vgg16 = VGG16(pretrained_model=path)
