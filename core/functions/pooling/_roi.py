@@ -174,6 +174,10 @@ class BinAxes:
 
     _plus_one = False
 
+    @staticmethod
+    def _max(xp, x, batch, rows, cols):
+        return interval_max(xp, x, batch, rows, cols)
+
     def _axes(self, xp, boxes, shape, average):
         h, w = shape[2:]
         return (bin_axis(xp, boxes[:, 0], boxes[:, 2], self._outh, h, self._plus_one, average),
@@ -193,11 +197,15 @@ class AlignAxes:
 class RoIMax(RoIOp):
     """Max over each bin's samples; an empty bin gives 0 and passes no gradient."""
 
+    @staticmethod
+    def _max(xp, x, batch, rows, cols):
+        return separable_max(xp, x, batch, rows, cols)
+
     def forward(self, inputs):
         x, boxes, batch = self._parse(inputs)
         xp = backend.get_array_module(x)
         rows, cols = self._axes(xp, boxes, x.shape, average=False)
-        y, self._points, self._weights = separable_max(xp, x, batch, rows, cols)
+        y, self._points, self._weights = self._max(xp, x, batch, rows, cols)
         self._x_shape = x.shape
         return y,
 
@@ -261,6 +269,90 @@ def separable_max(xp, x, batch, rows, cols):
     return (xp.ascontiguousarray(y.transpose(0, 3, 1, 2)),
             flat.reshape(r, out_h, out_w, c, k).transpose(to_rc),
             weights.reshape(r, out_h, out_w, c, k).transpose(to_rc))
+
+
+# elements of one channel chunk of interval_max's table (values and indices): bounds its memory
+_TABLE_ELEMENTS = 2 ** 24
+
+
+def interval_max(xp, x, batch, rows, cols):
+    """``separable_max`` for integer bins, whose samples are whole rectangles of ``x``.
+
+    A sparse table holds, for every position, the maximum (and its flat index) over the windows of
+    2^a rows by 2^b columns that start there; a bin of h rows and w columns is the union of four such
+    windows with 2^a <= h < 2^(a+1), 2^b <= w < 2^(b+1), so four look-ups answer it. Memory is that of
+    the table, built in channel chunks (``_TABLE_ELEMENTS``), not R x bins x samples. Ties go to the
+    smallest flat index, the first maximum in the row-major order ``separable_max`` scans.
+    """
+    n, c, h, w = x.shape
+    lo_y, len_y = rows[0][..., 0, 0], rows[2].sum(axis=-1)     # (R, out_h)
+    lo_x, len_x = cols[0][..., 0, 0], cols[2].sum(axis=-1)     # (R, out_w)
+    level_y, level_x = _floor_log2(xp, len_y), _floor_log2(xp, len_x)
+    n_a, n_b = _max_int(level_y) + 1, _max_int(level_x) + 1
+    empty = (len_y == 0)[:, :, None] | (len_x == 0)[:, None, :]              # (R, out_h, out_w)
+    # the four windows' corners; an empty bin reads (0, 0) and is masked
+    y0 = xp.where(len_y > 0, lo_y, 0)
+    y1 = xp.where(len_y > 0, lo_y + len_y - (1 << level_y), 0)
+    x0 = xp.where(len_x > 0, lo_x, 0)
+    x1 = xp.where(len_x > 0, lo_x + len_x - (1 << level_x), 0)
+    at = (level_y[:, :, None], level_x[:, None, :], batch[:, None, None])
+    corners = [(y0[:, :, None], x0[:, None, :]), (y0[:, :, None], x1[:, None, :]),
+               (y1[:, :, None], x0[:, None, :]), (y1[:, :, None], x1[:, None, :])]
+
+    index_dtype = numpy.int32 if x.size < 2 ** 31 else numpy.int64
+    xt = x.transpose(0, 2, 3, 1)                                              # (N, H, W, C)
+    flat = (((xp.arange(n, dtype=index_dtype)[:, None, None, None] * c + xp.arange(c, dtype=index_dtype)) * h
+             + xp.arange(h, dtype=index_dtype)[:, None, None]) * w + xp.arange(w, dtype=index_dtype)[:, None])
+    chunk = max(1, _TABLE_ELEMENTS // max(1, n_a * n_b * n * h * w))
+    values, indices = [], []
+    for start in range(0, c, chunk):
+        table_v, table_k = _window_table(xp, xt[..., start:start + chunk], flat[..., start:start + chunk],
+                                         n_a, n_b)
+        best_v, best_k = table_v[at + corners[0]], table_k[at + corners[0]]   # (R, out_h, out_w, chunk)
+        for corner in corners[1:]:
+            best_v, best_k = _better(xp, best_v, best_k, table_v[at + corner], table_k[at + corner])
+        values.append(best_v)
+        indices.append(best_k)
+    best_v = values[0] if len(values) == 1 else xp.concatenate(values, axis=-1)
+    best_k = indices[0] if len(indices) == 1 else xp.concatenate(indices, axis=-1)
+    y = xp.where(empty[..., None], x.dtype.type(0), best_v).transpose(0, 3, 1, 2)
+    weights = xp.broadcast_to(xp.where(empty, 0, 1).astype(x.dtype)[:, None, :, :, None], y.shape + (1,))
+    return xp.ascontiguousarray(y), best_k.transpose(0, 3, 1, 2)[..., None], weights
+
+
+def _floor_log2(xp, lengths):
+    """floor(log2(length)) of positive integers, exactly (0 for 0)."""
+    _, exponent = xp.frexp(xp.maximum(lengths, 1).astype(numpy.float64))
+    return (exponent - 1).astype(numpy.int64)
+
+
+def _better(xp, value, index, other_value, other_index):
+    """The larger of two (value, index) candidates, the smaller index on a tie."""
+    take = (other_value > value) | ((other_value == value) & (other_index < index))
+    return xp.where(take, other_value, value), xp.where(take, other_index, index)
+
+
+def _window_table(xp, xt, flat, n_a, n_b):
+    """(n_a, n_b, N, H, W, C) maxima of ``xt`` (N, H, W, C) and their ``flat`` indices over the windows of
+    2^a x 2^b elements starting at each position (positions whose window leaves the map keep a smaller one,
+    never read)."""
+    shape = (n_a, n_b) + xt.shape
+    table_v, table_k = xp.empty(shape, xt.dtype), xp.empty(shape, flat.dtype)
+    table_v[0, 0], table_k[0, 0] = xt, flat
+    for a in range(n_a):
+        if a:
+            step = 1 << (a - 1)
+            table_v[a, 0], table_k[a, 0] = table_v[a - 1, 0], table_k[a - 1, 0]
+            v, k = _better(xp, table_v[a - 1, 0, :, :-step], table_k[a - 1, 0, :, :-step],
+                           table_v[a - 1, 0, :, step:], table_k[a - 1, 0, :, step:])
+            table_v[a, 0, :, :-step], table_k[a, 0, :, :-step] = v, k
+        for b in range(1, n_b):
+            step = 1 << (b - 1)
+            table_v[a, b], table_k[a, b] = table_v[a, b - 1], table_k[a, b - 1]
+            v, k = _better(xp, table_v[a, b - 1, :, :, :-step], table_k[a, b - 1, :, :, :-step],
+                           table_v[a, b - 1, :, :, step:], table_k[a, b - 1, :, :, step:])
+            table_v[a, b, :, :, :-step], table_k[a, b, :, :, :-step] = v, k
+    return table_v, table_k
 
 
 def fold_batch(xp, b, batch, n):

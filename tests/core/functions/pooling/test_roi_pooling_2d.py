@@ -70,3 +70,29 @@ def test_integer_input_rejected():
     with pytest.raises(TypeError, match="roi_pooling_2d: x must be a floating-point array"):
         F.roi_pooling_2d(numpy.zeros((1, 1, 4, 4), numpy.int32), numpy.zeros((1, 5), numpy.float32),
                          2, 2, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("table_elements", [None, 1])
+def test_interval_max_is_separable_max(seed, table_elements, monkeypatch):
+    """The sparse-table max over integer bins picks the values and elements (ties: the first in row-major
+    order) that the generic per-sample max does, empty bins and boxes outside the map included; with the
+    table whole and one channel at a time."""
+    from kusari.functions.pooling import _roi
+    if table_elements is not None:
+        monkeypatch.setattr(_roi, "_TABLE_ELEMENTS", table_elements)
+    rng = numpy.random.RandomState(seed)
+    x = rng.randint(0, 4, (2, 3, 13, 17)).astype(numpy.float32)        # small integers: many ties
+    top_left = rng.uniform(-10, 60, (40, 2))
+    boxes = numpy.concatenate([top_left, top_left + rng.uniform(0, 50, (40, 2))], axis=1)
+    boxes[0] = [-30, -30, -20, -20]                                      # entirely outside
+    batch = rng.randint(0, 2, 40)
+    boxes *= 0.25
+    rows = _roi.bin_axis(numpy, boxes[:, 0], boxes[:, 2], 3, 13, True, False)
+    cols = _roi.bin_axis(numpy, boxes[:, 1], boxes[:, 3], 4, 17, True, False)
+    y, points, weights = _roi.interval_max(numpy, x, batch, rows, cols)
+    y_ref, points_ref, weights_ref = _roi.separable_max(numpy, x, batch, rows, cols)
+    numpy.testing.assert_array_equal(y, y_ref)
+    numpy.testing.assert_array_equal(weights, weights_ref)
+    numpy.testing.assert_array_equal(numpy.where(weights > 0, points, -1), numpy.where(weights_ref > 0, points_ref, -1))
+    assert (weights == 0).any() and (weights == 1).any()
