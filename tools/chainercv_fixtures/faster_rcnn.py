@@ -243,7 +243,7 @@ def vgg16_entries():
           f"{int((proposal_target.out[2] > 0).sum())} foreground RoIs, {int((anchor_target.out[1] == 1).sum())} "
           f"positive anchors, nearest rounding boundary {boundary_distance(proposal_target.out[0]):.4f} cells",
           flush=True)
-    for path, param in model.namedparams():
+    for path, param in sorted(model.namedparams()):   # Chainer's order follows string hashing
         key = path.lstrip("/")
         grad = param.grad
         e[f"train/grad_sq/{key}"] = np.float64(np.sum(np.square(grad.astype(np.float64))))
