@@ -5,9 +5,9 @@ import numpy
 import kusari
 from kusari import backend
 import kusari.functions as F
-from kusari.vision.links.model.faster_rcnn.utils._checks import check_boxes
+from kusari.vision.links.model.faster_rcnn.utils._checks import check_boxes, check_labels
 from kusari.vision.links.model.faster_rcnn.utils.anchor_target_creator import AnchorTargetCreator
-from kusari.vision.links.model.faster_rcnn.utils.proposal_target_creator import ProposalTargetCreator, check_labels
+from kusari.vision.links.model.faster_rcnn.utils.proposal_target_creator import ProposalTargetCreator
 
 
 class FasterRCNNTrainChain(kusari.Chain):

@@ -27,3 +27,20 @@ def check_img_size(fname: str, img_size) -> tuple:
                for v in (H, W)):
         raise ValueError(f"{fname}: img_size must hold two positive numbers, got {img_size!r}")
     return H, W
+
+
+def check_labels(fname: str, label, n_bbox: int, n_fg_class: int | None = None) -> None:
+    """``label`` is an integer ``(R,)`` array for ``n_bbox`` boxes, each in ``[0, n_fg_class)`` (``>= 0``
+    when ``n_fg_class`` is None)."""
+    if not hasattr(label, "dtype") or label.dtype.kind not in "iu":
+        raise TypeError(f"{fname}: label must be an integer array, got "
+                        f"{getattr(label, 'dtype', type(label).__name__)}")
+    if tuple(label.shape) != (n_bbox,):
+        raise ValueError(f"{fname}: label must have shape (R,) = ({n_bbox},), one per box, "
+                         f"got shape={tuple(label.shape)}")
+    if n_bbox:
+        lo, hi = int(label.min()), int(label.max())
+        if lo < 0 or (n_fg_class is not None and hi >= n_fg_class):
+            bound = f"[0, {n_fg_class})" if n_fg_class is not None else ">= 0"
+            raise ValueError(f"{fname}: labels must lie in {bound} (foreground classes, the background "
+                             f"excluded), got values in [{lo}, {hi}]")

@@ -2,26 +2,9 @@
 import numpy
 
 from kusari import backend
-from kusari.vision.links.model.faster_rcnn.utils._checks import check_boxes
+from kusari.vision.links.model.faster_rcnn.utils._checks import check_boxes, check_labels
 from kusari.vision.links.model.faster_rcnn.utils.bbox2loc import bbox2loc
 from kusari.vision.utils import bbox_iou
-
-
-def check_labels(fname: str, label, n_bbox: int, n_fg_class: int | None = None) -> None:
-    """``label`` is an integer ``(R,)`` array for ``n_bbox`` boxes, each in ``[0, n_fg_class)`` (``>= 0``
-    when ``n_fg_class`` is None)."""
-    if not hasattr(label, "dtype") or label.dtype.kind not in "iu":
-        raise TypeError(f"{fname}: label must be an integer array, got "
-                        f"{getattr(label, 'dtype', type(label).__name__)}")
-    if tuple(label.shape) != (n_bbox,):
-        raise ValueError(f"{fname}: label must have shape (R,) = ({n_bbox},), one per box, "
-                         f"got shape={tuple(label.shape)}")
-    if n_bbox:
-        lo, hi = int(label.min()), int(label.max())
-        if lo < 0 or (n_fg_class is not None and hi >= n_fg_class):
-            bound = f"[0, {n_fg_class})" if n_fg_class is not None else ">= 0"
-            raise ValueError(f"{fname}: labels must lie in {bound} (foreground classes, the background "
-                             f"excluded), got values in [{lo}, {hi}]")
 
 
 class ProposalTargetCreator:
