@@ -6,14 +6,18 @@ described by ``idx`` (R, out, G, K) input coordinates, ``w`` (R, out, G, K) thei
 integer bins, K = 2 for bilinear interpolation) and ``valid`` (R, out, G), which masks samples that
 do not exist (bins shorter than G, points outside the image).
 
-* Average ops are linear and separable: y[r] = A[r] @ x[batch[r]] @ B[r]^T with A, B built from
-  the axes; ``Resample`` / ``ResampleT`` are that map and its adjoint.
+* Average ops are linear and separable: y[r] = A[r] @ W[r] @ B[r]^T, where W[r] is the window of
+  x[batch[r]] that holds every sample of RoI r and A, B are the axes' weights over that window;
+  ``Resample`` / ``ResampleT`` are that map and its adjoint. RoIs are processed in chunks of
+  similar window size, so the cost follows the RoIs' sizes, not the feature map's (FPN pools about
+  a thousand small RoIs from maps of a few hundred pixels a side).
 * Max ops pick one sample per bin; their backward ``PointScatter`` adds each gradient to the (up
   to 4) input elements the chosen sample interpolates, and its adjoint is ``PointGather``.
 """
 import numpy
 
 from kusari import backend, utils
+from kusari.functions.array._common import add_at
 from kusari.function_node import FunctionNode
 
 
@@ -124,12 +128,63 @@ def align_axis(xp, start, end, out, size, sampling_ratio, average):
     return idx, w, valid
 
 
-def axis_matrix(xp, axis, size, dtype):
-    """(R, out, size) matrix of an axis: the weight each bin gives each input coordinate."""
+def _span(xp, axis, size):
+    """(start, length) per RoI of the smallest index range holding its valid samples ((0, 1) if none)."""
+    idx, _, valid = axis
+    r = idx.shape[0]
+    per_roi = utils.size_of_shape(idx.shape[1:])
+    live = xp.broadcast_to(valid[..., None], idx.shape).reshape(r, per_roi)
+    flat = idx.reshape(r, per_roi)
+    lo = xp.where(live, flat, size).min(axis=1, initial=size)
+    hi = xp.where(live, flat, -1).max(axis=1, initial=-1)
+    empty = hi < 0
+    lo = xp.where(empty, 0, lo)
+    return lo, xp.where(empty, 1, hi - lo + 1)
+
+
+def _window_matrix(xp, axis, start, length, dtype):
+    """(k, out, length) weights each bin gives the window [start, start + length) of an axis."""
     idx, w, valid = axis
     w = xp.where(valid[..., None], w, 0.0)
-    onehot = idx[..., None] == xp.arange(size)
+    onehot = (idx - start[:, None, None, None])[..., None] == xp.arange(length)
     return (onehot * w[..., None]).sum(axis=(2, 3)).astype(dtype)
+
+
+# elements of one chunk's gathered windows (k RoIs x window h x window w x channels)
+_CHUNK_ELEMENTS = 2 ** 22
+
+
+def windows(xp, rows, cols, batch, shape, dtype):
+    """The RoIs in chunks of similar window size, each ready for ``resample``.
+
+    Returns a list of ``(sel, batch, y0, a, x0, b)``: the RoIs ``sel`` of a chunk, their images,
+    window row starts (k,), row weights a (k, out_h, Lh), column starts (k,) and column weights
+    b (k, out_w, Lw); each chunk's windows fit in x and hold about ``_CHUNK_ELEMENTS`` elements.
+    """
+    n, c, h, w = shape
+    r = batch.shape[0]
+    y0, lh = _span(xp, rows, h)
+    x0, lw = _span(xp, cols, w)
+    side = xp.maximum(lh, lw)
+    order = xp.argsort(side, kind="stable")
+    side = backend.to_cpu(side[order])
+    chunks = []
+    i = 0
+    while True:   # once at least, so that no RoI still gives a chunk (of none) with the output's shape
+        # side is sorted, so a chunk [i, j) costs at most (j - i) * side[j - 1] ** 2 * c
+        cost = (numpy.arange(1, r - i + 1) * side[i:].astype(numpy.float64) ** 2) * c
+        j = i + max(1, int(numpy.searchsorted(cost, _CHUNK_ELEMENTS, side="right")))
+        sel = order[i:j]
+        len_h, len_w = int(lh[sel].max(initial=1)), int(lw[sel].max(initial=1))
+        # shift windows that would pass the far border back inside x
+        ys = xp.minimum(y0[sel], h - len_h)
+        xs = xp.minimum(x0[sel], w - len_w)
+        a = _window_matrix(xp, tuple(t[sel] for t in rows), ys, len_h, dtype)
+        b = _window_matrix(xp, tuple(t[sel] for t in cols), xs, len_w, dtype)
+        chunks.append((sel, batch[sel], ys, a, xs, b))
+        if j >= r:
+            return chunks
+        i = j
 
 
 # --- the ops' shared bases ------------------------------------------------------------------------
@@ -215,20 +270,17 @@ class RoIMax(RoIOp):
 
 
 class RoIAverage(RoIOp):
-    """Weighted mean of each bin's samples, as y[r] = A[r] @ x[batch[r]] @ B[r]^T."""
+    """Weighted mean of each bin's samples, as y[r] = A[r] @ window_r(x[batch[r]]) @ B[r]^T."""
 
     def forward(self, inputs):
         x, boxes, batch = self._parse(inputs)
         xp = backend.get_array_module(x)
         rows, cols = self._axes(xp, boxes, x.shape, average=True)
-        n, _, h, w = x.shape
-        a = axis_matrix(xp, rows, h, x.dtype)
-        b = fold_batch(xp, axis_matrix(xp, cols, w, x.dtype), batch, n)
-        self._matrices = (a, b)
-        return resample(x, a, b),
+        self._chunks = windows(xp, rows, cols, batch, x.shape, x.dtype)
+        return resample(x, self._chunks),
 
     def backward(self, indexes, grad_outputs):
-        gx = ResampleT(*self._matrices, self.inputs[0].shape).apply(grad_outputs)[0]
+        gx = ResampleT(self._chunks, self.inputs[0].shape).apply(grad_outputs)[0]
         return self._grad_x(indexes, gx)
 
 
@@ -355,45 +407,59 @@ def _window_table(xp, xt, flat, n_a, n_b):
     return table_v, table_k
 
 
-def fold_batch(xp, b, batch, n):
-    """(R, out, W) -> (R, out, N * W): each RoI's matrix placed in the block of its image."""
-    r, out, w = b.shape
-    onehot = (batch[:, None] == xp.arange(n)).astype(b.dtype)
-    return (onehot[:, None, :, None] * b[:, :, None, :]).reshape(r, out, n * w)
+def _window_positions(xp, y0, x0, len_h, len_w):
+    return y0[:, None] + xp.arange(len_h), x0[:, None] + xp.arange(len_w)
 
 
-def resample(x, a, b):
-    """y[r] = a[r] @ x[batch[r]] @ b[r]^T, the batch selection folded into ``b`` (R, out_w, N * W)."""
+def resample(x, chunks):
+    """y[r] = a[r] @ window_r(x) @ b[r]^T for the RoIs of ``chunks`` (see ``windows``); (R, C, out_h, out_w)."""
     xp = backend.get_array_module(x)
-    n, c, h, w = x.shape
-    xt = x.transpose(1, 2, 0, 3).reshape(c, h, n * w)
-    t = xp.matmul(xt[None], b.transpose(0, 2, 1)[:, None])
-    return xp.matmul(a[:, None], t)
+    c = x.shape[1]
+    r = sum(len(chunk[0]) for chunk in chunks)
+    out_h, out_w = chunks[0][3].shape[1], chunks[0][5].shape[1]
+    xt = xp.ascontiguousarray(x.transpose(0, 2, 3, 1))   # gathering whole channel rows is faster
+    y = xp.empty((r, out_h, out_w, c), x.dtype)
+    for sel, batch, y0, a, x0, b in chunks:
+        k, _, len_h = a.shape
+        len_w = b.shape[2]
+        rows, cols = _window_positions(xp, y0, x0, len_h, len_w)
+        crop = xt[batch[:, None, None], rows[:, :, None], cols[:, None, :]]        # (k, Lh, Lw, C)
+        t = xp.matmul(a, crop.reshape(k, len_h, len_w * c)).reshape(k, out_h, len_w, c)
+        y[sel] = xp.matmul(b[:, None], t)
+    return xp.ascontiguousarray(y.transpose(0, 3, 1, 2))
 
 
-def resample_t(g, a, b, x_shape):
-    """Adjoint of ``resample``: gx = sum_r a[r]^T @ g[r] @ b[r], shaped like x."""
+def resample_t(g, chunks, x_shape):
+    """Adjoint of ``resample``: each a[r]^T @ g[r] @ b[r] added into its window; shaped like x."""
     xp = backend.get_array_module(g)
     n, c, h, w = x_shape
-    u = xp.matmul(a.transpose(0, 2, 1)[:, None], g)
-    gx = xp.tensordot(u, b, axes=([0, 3], [0, 1]))
-    return xp.ascontiguousarray(gx.reshape(c, h, n, w).transpose(2, 0, 1, 3))
+    gx = xp.zeros((n * h * w, c), g.dtype)
+    gt = g.transpose(0, 2, 3, 1)
+    for sel, batch, y0, a, x0, b in chunks:
+        k, out_h, len_h = a.shape
+        len_w = b.shape[2]
+        t = xp.matmul(b.transpose(0, 2, 1)[:, None], gt[sel])                     # (k, out_h, Lw, C)
+        u = xp.matmul(a.transpose(0, 2, 1), t.reshape(k, out_h, len_w * c))        # (k, Lh, Lw * C)
+        rows, cols = _window_positions(xp, y0, x0, len_h, len_w)
+        flat = (batch[:, None, None] * h + rows[:, :, None]) * w + cols[:, None, :]
+        add_at(gx, flat.ravel(), u.reshape(-1, c))
+    return xp.ascontiguousarray(gx.reshape(n, h, w, c).transpose(0, 3, 1, 2))
 
 
 class Resample(FunctionNode):
-    def __init__(self, a, b, x_shape):
-        self._args = (a, b, x_shape)
+    def __init__(self, chunks, x_shape):
+        self._args = (chunks, x_shape)
 
     def forward(self, inputs):
-        return resample(inputs[0], *self._args[:2]),
+        return resample(inputs[0], self._args[0]),
 
     def backward(self, indexes, grad_outputs):
         return ResampleT(*self._args).apply(grad_outputs)
 
 
 class ResampleT(FunctionNode):
-    def __init__(self, a, b, x_shape):
-        self._args = (a, b, x_shape)
+    def __init__(self, chunks, x_shape):
+        self._args = (chunks, x_shape)
 
     def forward(self, inputs):
         return resample_t(inputs[0], *self._args),

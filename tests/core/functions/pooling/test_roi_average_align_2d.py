@@ -73,3 +73,36 @@ def test_roi_indices_out_of_range_rejected():
     x = numpy.zeros((1, 1, 4, 4), numpy.float32)
     with pytest.raises(ValueError, match=r"roi_average_align_2d: roi_indices must lie in \[0, 1\)"):
         F.roi_average_align_2d(x, numpy.zeros((1, 4), numpy.float32), numpy.array([-1]), 2, 1.0)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_rois_of_many_sizes_in_many_chunks(monkeypatch, roi_align_reference, dtype):
+    # the op gathers each RoI's window of x in chunks of RoIs of similar size; a small chunk budget
+    # makes one chunk per few RoIs, whose windows differ in size and reach every border
+    from kusari.functions.pooling import _roi
+    monkeypatch.setattr(_roi, "_CHUNK_ELEMENTS", 200)
+    rng = numpy.random.default_rng(3)
+    x = rng.uniform(-1, 1, (3, 2, 11, 13)).astype(dtype)
+    start = rng.uniform(-6, 20, (25, 2))
+    size = rng.uniform(0.2, 14, (25, 2)) * rng.choice([0.3, 1, 3], (25, 1))
+    rois = numpy.concatenate([start, start + size], axis=1)
+    roi_indices = rng.integers(0, 3, 25).astype(numpy.int32)
+    y = F.roi_average_align_2d(x, rois.astype(dtype), roi_indices, (3, 4), 0.7, 2)
+    expected = roi_align_reference(x.astype(numpy.float64), rois, roi_indices, (3, 4), 0.7, (2, 2), "mean")
+    testing.assert_allclose(y.array, expected.astype(dtype), **testing.tolerance(dtype, "forward"))
+    gy = rng.uniform(-1, 1, y.shape).astype(dtype)
+    ggx = rng.uniform(-1, 1, x.shape).astype(dtype)
+
+    def f(x):
+        return F.roi_average_align_2d(x, rois.astype(x.dtype), roi_indices, (3, 4), 0.7, 2)
+
+    kusari.gradient_check.check_backward(f, x, gy, dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+    kusari.gradient_check.check_double_backward(f, x, gy, ggx, dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+
+
+def test_no_roi_gives_an_empty_output_and_a_zero_gradient():
+    x = kusari.Variable(numpy.ones((1, 3, 4, 4), numpy.float32))
+    y = F.roi_average_align_2d(x, numpy.zeros((0, 4), numpy.float32), numpy.zeros(0, numpy.int32), (2, 3), 1.0)
+    assert y.shape == (0, 3, 2, 3) and y.dtype == numpy.float32
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros((1, 3, 4, 4), numpy.float32))
