@@ -35,3 +35,14 @@ def seeded_array(key: str, shape: tuple, seed: int) -> np.ndarray:
 def seeded_arrays(shapes: dict, seed: int) -> dict:
     """``{key: seeded_array(key, shape, seed)}`` for every ``{key: shape}``."""
     return {key: seeded_array(key, tuple(shape), seed) for key, shape in shapes.items()}
+
+
+def seeded_normal(seed: int, shape: tuple, scale: float = 1.0) -> np.ndarray:
+    """A float32 array of normal draws from ``RandomState(seed)`` times ``scale``: a fixture input that both
+    sides regenerate instead of storing it."""
+    return np.asarray(np.random.RandomState(seed).standard_normal(shape) * scale, dtype=np.float32)
+
+
+def seeded_uniform(seed: int, shape: tuple, low: float, high: float) -> np.ndarray:
+    """A float32 array of uniform draws in [low, high) from ``RandomState(seed)`` (e.g. an image)."""
+    return np.asarray(np.random.RandomState(seed).uniform(low, high, shape), dtype=np.float32)

@@ -25,3 +25,7 @@ from kusari.vision.links.model.ssd import SSD300  # NOQA
 from kusari.vision.links.model.ssd import SSD512  # NOQA
 from kusari.vision.links.model.yolo import YOLOv2  # NOQA
 from kusari.vision.links.model.yolo import YOLOv3  # NOQA
+from kusari.vision.links.model.fpn import FasterRCNNFPNResNet101  # NOQA
+from kusari.vision.links.model.fpn import FasterRCNNFPNResNet50  # NOQA
+from kusari.vision.links.model.fpn import MaskRCNNFPNResNet101  # NOQA
+from kusari.vision.links.model.fpn import MaskRCNNFPNResNet50  # NOQA
