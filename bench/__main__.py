@@ -23,7 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("workloads", nargs="*", metavar="WORKLOAD",
                         help=f"workloads to run (default: all): {', '.join(workloads.WORKLOADS)}")
     parser.add_argument("--frameworks", default=",".join(workloads.FRAMEWORKS),
-                        help="comma-separated frameworks (default: %(default)s)")
+                        help="comma-separated frameworks (default: %(default)s; also: "
+                             f"{', '.join(workloads.OPTIONAL_FRAMEWORKS)})")
     parser.add_argument("--rounds", type=int, help=f"rounds (default {FULL['rounds']}, quick {QUICK['rounds']})")
     parser.add_argument("--target-s", type=float,
                         help=f"seconds of timing per measurement (default {FULL['target_s']}, "
@@ -45,9 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_frameworks(text: str) -> list[str]:
     """``"kusari,torch"`` as a list, each checked against the known frameworks."""
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in workloads.FRAMEWORKS]
+    known = workloads.FRAMEWORKS + workloads.OPTIONAL_FRAMEWORKS
+    unknown = [name for name in names if name not in known]
     if unknown or not names:
-        raise ValueError(f"bench: --frameworks got {text!r}; choose from {', '.join(workloads.FRAMEWORKS)}")
+        raise ValueError(f"bench: --frameworks got {text!r}; choose from {', '.join(known)}")
     return names
 
 

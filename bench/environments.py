@@ -42,6 +42,10 @@ RECIPES = {
                       pip_steps=(("setuptools<70", "wheel", "numpy==1.23.5"),
                                  ("--no-build-isolation", "chainer==7.8.1")),
                       probe="import chainer"),
+    # torchvision for the vision workloads: PyPI's torchvision wheels are built against PyPI's CUDA torch (they do
+    # not load next to the CPU build above), which runs on a CPU as well; a matching pair, about 6 GB installed
+    "torchvision": Recipe(python="python3.11", pip_steps=(("torch==2.14.1", "torchvision==0.29.1"),),
+                          probe="import torch, torchvision; torchvision.ops.nms(torch.zeros(1, 4), torch.zeros(1), 0.5)"),
     # the RL peers share one environment: Stable-Baselines3 and PFRL 0.4.0 on torch CPU. PFRL imports
     # the old gym at import time (its wrappers), so gym comes too; the benchmarks drive gymnasium envs.
     "rl-peers": Recipe(python="python3.11",

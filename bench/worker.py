@@ -64,7 +64,7 @@ def prepare(framework: str) -> dict[str, str]:
     """Import ``framework``, pin it to one thread, and describe its versions."""
     info = {"python": platform.python_version(),
             "threads": ", ".join(f"{name}={os.environ.get(name, 'unset')}" for name in THREAD_VARIABLES)}
-    if framework == "torch":
+    if framework in ("torch", "torchvision"):
         with warnings.catch_warnings():  # the torch environment has no NumPy, and needs none
             warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
             import torch
@@ -73,6 +73,9 @@ def prepare(framework: str) -> dict[str, str]:
         blas = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())
         info.update(torch=torch.__version__, blas=blas.group(1) if blas else "unknown",
                     threads=f"{info['threads']}, torch.get_num_threads()={torch.get_num_threads()}")
+        if framework == "torchvision":
+            import torchvision
+            info["torchvision"] = torchvision.__version__
     else:
         module = __import__(framework)
         info[framework] = module.__version__
@@ -121,7 +124,7 @@ def parse_overrides(items: list[str]) -> dict[str, dict[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.worker", description=__doc__.splitlines()[0])
-    parser.add_argument("--framework", required=True, choices=workloads.FRAMEWORKS)
+    parser.add_argument("--framework", required=True, choices=workloads.FRAMEWORKS + workloads.OPTIONAL_FRAMEWORKS)
     parser.add_argument("--workloads", required=True, help="comma-separated workload names")
     parser.add_argument("--target-s", type=float, default=0.5)
     parser.add_argument("--warmup", type=int, default=3)

@@ -5,6 +5,10 @@ per-op rows), ``PARAMS`` (tunable sizes with their defaults, overridable with ``
 ``setup_kusari`` / ``setup_torch`` / ``setup_chainer``: each takes the params as keywords, builds the model and data
 untimed, and returns the zero-argument step to time. Frameworks are imported inside the setup functions only, so a
 worker imports no framework but its own.
+
+``OPTIONAL_FRAMEWORKS`` run only when ``--frameworks`` names them (their environments are large): a workload may
+define ``setup_torchvision`` (PyPI's torch and torchvision, for the vision models); one that does not reports
+that it has no such variant.
 """
 from __future__ import annotations
 
@@ -15,8 +19,10 @@ from typing import Callable
 #: Every workload, in the order the table lists them.
 WORKLOADS = ("add_1elem", "add_chain10", "mlp_tiny", "mlp_tiny_static", "mlp_tiny_static_forward",
              "mlp_mnist", "lenet5", "conv3x3", "lstm_lm",
-             "resnet20", "resnet50", "resnet50_inference", "dqn", "vision_resnet50_predict")
+             "resnet20", "resnet50", "resnet50_inference", "dqn", "vision_resnet50_predict",
+             "vision_fpn_predict")
 FRAMEWORKS = ("kusari", "torch", "chainer")
+OPTIONAL_FRAMEWORKS = ("torchvision",)
 
 
 def load(name: str) -> ModuleType:
@@ -39,6 +45,10 @@ def resolve_params(name: str, overrides: dict[str, str]) -> dict[str, object]:
 
 def setup(name: str, framework: str, params: dict[str, object]) -> Callable[[], object]:
     """Build workload ``name`` for ``framework`` and return its step."""
-    if framework not in FRAMEWORKS:
-        raise ValueError(f"bench.workloads.setup: unknown framework {framework!r}; known: {', '.join(FRAMEWORKS)}")
-    return getattr(load(name), f"setup_{framework}")(**params)
+    known = FRAMEWORKS + OPTIONAL_FRAMEWORKS
+    if framework not in known:
+        raise ValueError(f"bench.workloads.setup: unknown framework {framework!r}; known: {', '.join(known)}")
+    variant = getattr(load(name), f"setup_{framework}", None)
+    if variant is None:
+        raise ValueError(f"bench: workload {name!r} has no {framework} variant")
+    return variant(**params)

@@ -13,6 +13,14 @@ def test_every_workload_has_the_three_variants_with_its_params(name):
     for framework in workloads.FRAMEWORKS:
         variant = getattr(module, f"setup_{framework}")
         assert list(inspect.signature(variant).parameters) == list(module.PARAMS)
+    for framework in workloads.OPTIONAL_FRAMEWORKS:
+        variant = getattr(module, f"setup_{framework}", None)
+        assert variant is None or list(inspect.signature(variant).parameters) == list(module.PARAMS)
+
+
+def test_a_missing_optional_variant_is_named():
+    with pytest.raises(ValueError, match="workload 'add_1elem' has no torchvision variant"):
+        workloads.setup("add_1elem", "torchvision", {})
 
 
 def test_unknown_workload_and_framework_are_named():
