@@ -1,5 +1,7 @@
 """FasterRCNNFPNResNet50/101 and MaskRCNNFPNResNet50/101 against ChainerCV's fixtures; their pretrained
 models."""
+import json
+
 import numpy
 import pytest
 
@@ -27,7 +29,6 @@ CLASSES = {cls.__name__: cls for cls in (FasterRCNNFPNResNet50, FasterRCNNFPNRes
 
 
 def _table():
-    import json
     return json.loads(str(parity.load("units")["pretrained/table"]))
 
 
@@ -92,7 +93,7 @@ def test_a_mask_rcnn_file_serves_a_model_that_returns_boxes_only(tmp_path):
     assert not hasattr(model, "mask_head")
     saved = {}
     serializers.DictionarySerializer(saved).save(model)
-    keys = __import__("json").loads(str(fixture["keys"]))
+    keys = json.loads(str(fixture["keys"]))
     assert sorted(saved) == [key for key in keys if not key.startswith("mask_head/")]
     with pytest.raises(ValueError, match=r"MaskRCNNFPNResNet50: .*mask.npz does not hold the weights of this "
                                          r"architecture \(MaskRCNNFPNResNet50\): shape mismatches: .*"
