@@ -8,12 +8,14 @@ from kusari.vision.links.model.feature_predictor import FeaturePredictor  # NOQA
 from kusari.vision.links.model.pickable_sequential_chain import PickableSequentialChain  # NOQA
 from kusari.vision.links.model.pixelwise_softmax_classifier import PixelwiseSoftmaxClassifier  # NOQA
 
+from kusari.vision.links.model.deeplab import DeepLabV3plusXception65  # NOQA
 from kusari.vision.links.model.faster_rcnn.faster_rcnn_vgg import FasterRCNNVGG16  # NOQA
 
 from kusari.vision.links.model.mobilenet import MobileNetV2  # NOQA
 from kusari.vision.links.model.resnet import ResNet101  # NOQA
 from kusari.vision.links.model.resnet import ResNet152  # NOQA
 from kusari.vision.links.model.resnet import ResNet50  # NOQA
+from kusari.vision.links.model.segnet.segnet_basic import SegNetBasic  # NOQA
 from kusari.vision.links.model.senet import SEResNet101  # NOQA
 from kusari.vision.links.model.senet import SEResNet152  # NOQA
 from kusari.vision.links.model.senet import SEResNet50  # NOQA
