@@ -3,7 +3,6 @@ segmentation models resolves to the zoo entry of ChainerCV's URL (the table Chai
 tools/chainercv_fixtures/segmentation.py), and a file served by KUSARI_DOWNLOAD_MIRROR loads offline."""
 import json
 import pathlib
-import warnings
 
 import numpy
 import pytest
