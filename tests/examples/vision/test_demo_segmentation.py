@@ -24,11 +24,11 @@ demo = _load("demo_segmentation", ROOT / "examples" / "vision" / "demo_segmentat
 seeded_weights = _load("vision_seeded_weights", ROOT / "tests" / "vision" / "seeded_weights.py")
 
 
-def _seeded_file(model, tmp_path, seed=0):
+def _seeded_file(model, tmp_path, seed=0, size=64):
     """``model`` with seeded weights (as the ChainerCV fixtures have them), saved to ``tmp_path/<class>.npz``."""
     import kusari
     with kusari.using_config("train", False), kusari.no_backprop_mode():
-        model(numpy.zeros((1, 3, 64, 64), numpy.float32))       # initializes the lazy parameters
+        model(numpy.zeros((1, 3, size, size), numpy.float32))   # initializes the lazy parameters
     target = {}
     kusari.serializers.DictionarySerializer(target).save(model)
     shapes = {key: array.shape for key, array in target.items() if array.dtype.kind == "f"}
@@ -70,10 +70,10 @@ def test_pspnet_and_deeplab(tmp_path, shared_data, capsys):
     from kusari.vision.datasets import ade20k_semantic_segmentation_label_names, voc_semantic_segmentation_label_names
     from kusari.vision.experimental.links import PSPNetResNet50
     from kusari.vision.links import DeepLabV3plusXception65
-    pspnet = _seeded_file(PSPNetResNet50(n_class=len(ade20k_semantic_segmentation_label_names), input_size=160),
-                          tmp_path)
+    pspnet = _seeded_file(PSPNetResNet50(n_class=len(ade20k_semantic_segmentation_label_names), input_size=256),
+                          tmp_path, size=256)
     out = tmp_path / "pspnet.png"
-    _, printed = _run(["--model", "pspnet_resnet50", "--dataset", "ade20k", "--input-size", "160",
+    _, printed = _run(["--model", "pspnet_resnet50", "--dataset", "ade20k", "--input-size", "256",
                        "--pretrained-model", pspnet, "--out", str(out)], shared_data, capsys)
     _check_png(out)
     assert printed.startswith("pspnet_resnet50: ") and printed.endswith(f"wrote {out}\n")
@@ -90,3 +90,9 @@ def test_bad_arguments(shared_data, capsys):
         _run(["--model", "segnet", "--dataset", "voc"], shared_data, capsys)
     with pytest.raises(SystemExit, match="--input-size is for the PSPNet models"):
         _run(["--model", "segnet", "--input-size", "64"], shared_data, capsys)
+
+
+def test_the_default_image_is_a_raccoon_photo(shared_data):
+    args = demo.parse_args([])
+    assert os.path.samefile(args.image, os.path.join(shared_data, "raccoon", "images", "raccoon-1.jpg"))
+    assert (args.model, args.dataset, args.pretrained_model) == ("segnet", None, None)
