@@ -56,17 +56,19 @@ def compile_forward(name: str, steps):
     return _build(name, "forward", lines, env)
 
 
-def compile_backward(name: str, plan):
-    """``run(grads, check)`` running ``plan`` (linked OpSteps) on the gradient list ``grads``
-    (slots, then leaves backwards).
+def compile_backward(name: str, plan, check: bool):
+    """``run(grads)`` running ``plan`` (linked OpSteps) on the gradient list ``grads`` (slots, then
+    leaves backwards).
 
-    An op runs when one of its outputs has a gradient, through ``run_node_backward`` (the
-    engine's one way to run a backward on arrays, passed ``check``), except that once a plan has run
-    checked, an op's ``backward_arrays`` is called directly; each input gradient is added into its
-    target (a slot, or ~leaf number: a negative index into ``grads``; None drops it).
+    An op runs when one of its outputs has a gradient; each input gradient is added into its
+    target (a slot, or ~leaf number: a negative index into ``grads``; None drops it). With
+    ``check`` every op runs through ``run_node_backward`` (the engine's one way to run a backward
+    on arrays), which checks each gradient's type, shape and dtype: a schedule runs this variant
+    once per plan. Without it, an op's ``backward_arrays`` is called directly, and the helper runs
+    only when the op has none, defers (returns None) or returns other than one gradient per index.
     """
     env = {"force_array": utils.force_array, "run_node_backward": _backprop.run_node_backward}
-    lines = ["def run(grads, check):"]
+    lines = ["def run(grads):"]
     for i, step in enumerate(plan):
         env[f"n{i}"], env[f"i{i}"] = step.node, step.indexes
         out_slots = step.out_slots
@@ -78,16 +80,13 @@ def compile_backward(name: str, plan):
             lines += ["    gys = (" + "".join([f"grads[{k}], " for k in out_slots]) + ")",
                       "    if " + " or ".join([f"gys[{j}] is not None" for j in range(len(out_slots))]) + ":"]
             lines += [f"        grads[{k}] = None" for k in out_slots]
-        if step.node.backward_arrays is None:
-            lines.append(f"        gxs = run_node_backward(n{i}, i{i}, gys, True, check)")
+        if check or step.node.backward_arrays is None:
+            lines.append(f"        gxs = run_node_backward(n{i}, i{i}, gys, True, {check})")
         else:
-            # after the plan's first, checked run: the op's array path called directly (the helper
-            # only when it defers, or returns other than one gradient per index)
             env[f"b{i}"] = step.node.backward_arrays
-            lines += ["        if check:", f"            gxs = run_node_backward(n{i}, i{i}, gys, True, True)",
-                      "        else:", f"            gxs = b{i}(i{i}, gys)",
-                      f"            if gxs is None or len(gxs) != {len(step.indexes)}:",
-                      f"                gxs = run_node_backward(n{i}, i{i}, gys, True, False)"]
+            lines += [f"        gxs = b{i}(i{i}, gys)",
+                      f"        if gxs is None or len(gxs) != {len(step.indexes)}:",
+                      f"            gxs = run_node_backward(n{i}, i{i}, gys, True, False)"]
         for j, t in enumerate(step.targets):
             if t is not None:
                 lines += [f"        gx = gxs[{j}]", "        if gx is not None:", f"            old = grads[{t}]",

@@ -57,7 +57,6 @@ class Schedule:
         self.producer = {k: op for op in self.steps if type(op) is OpStep and op.linked
                          for k in op.out_slots}
         self.plans = {}
-        self._checked_plans = set()   # plans run once: their ops' gradients were checked then
         self.generation = 0
         op_follows = False
         for step in reversed(self.steps):
@@ -120,21 +119,20 @@ class Schedule:
         """Gradient arrays of the leaves from ``seeds``, (target, gradient array) pairs where a
         target is a slot or ~leaf number, through the ops of the latest replay; ``key`` is the
         tuple of the seeds' targets."""
-        run = self.plans.get(key)
-        if run is None:
-            run = self.plans[key] = _static_codegen.compile_backward(
-                self.name, plan_backward(self.producer, [t for t in key if t >= 0]))
         # Slots first, then the leaves backwards: leaf j's gradient is grads[~j].
         n_leaves = len(self.leaf_sources)
         grads = [None] * (self.n_slots + n_leaves)
         for t, g in seeds:
             old = grads[t]
             grads[t] = g if old is None else utils.force_array(old + g)
-        # A plan runs the same ops at the same shapes every time: what each op returns is checked
-        # at its first run, and later runs skip the per-gradient checks (a measurable share of a
-        # small model's replayed step).
-        check = key not in self._checked_plans
-        run(grads, check)
-        if check:
-            self._checked_plans.add(key)
+        run = self.plans.get(key)
+        if run is None:
+            # A plan runs the same ops at the same shapes every time: its first run checks what
+            # each op returns, later runs skip the per-gradient checks (a measurable share of a
+            # small model's replayed step).
+            plan = plan_backward(self.producer, [t for t in key if t >= 0])
+            _static_codegen.compile_backward(self.name, plan, check=True)(grads)
+            self.plans[key] = _static_codegen.compile_backward(self.name, plan, check=False)
+        else:
+            run(grads)
         return tuple([grads[~j] for j in range(n_leaves)])

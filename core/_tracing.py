@@ -42,6 +42,8 @@ class TraceHook:
 
     def current(self, include_paused: bool = False):
         """This thread's recording trace, or None (also while it is paused, unless ``include_paused``)."""
+        if self.on_apply is None:   # no thread records: no thread-local lookup
+            return None
         trace = getattr(self._local, "trace", None)
         if trace is None or (trace.paused and not include_paused):
             return None

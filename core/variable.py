@@ -480,13 +480,8 @@ def new_variable(data, requires_grad: bool, name=None, grad_var=None, node=True,
     -------
     Variable
     """
-    if type(data) is numpy.ndarray:      # the hot case first: one check
-        shape, dtype = data.shape, data.dtype
-    elif data is None:
-        shape = dtype = None
-    else:
+    if type(data) is not numpy.ndarray and data is not None:     # NumPy arrays: one check
         _check_array(data, "Variable")
-        shape, dtype = data.shape, data.dtype
     if var is None:
         var = _object_new(Variable)
     var._data = data
@@ -494,19 +489,24 @@ def new_variable(data, requires_grad: bool, name=None, grad_var=None, node=True,
     var._name = name
     var._loss_scale = None
     var._grad_var = grad_var
-    if node is True:
-        n = _object_new(VariableNode)
-        n._variable = weakref.ref(var)
-        n.creator_node = None
-        n.rank = 0
-        n.data = None
-        n.shape = shape
-        n.dtype = dtype
-        n.requires_grad = requires_grad
-        var._node = n
-    elif node is not None:
+    if node is None:        # a gradient: no node until first use
+        return var
+    if node is not True:
         node._variable = weakref.ref(var)
         var._node = node
+        return var
+    n = _object_new(VariableNode)
+    n._variable = weakref.ref(var)
+    n.creator_node = None
+    n.rank = 0
+    n.data = None
+    if data is None:
+        n.shape = n.dtype = None
+    else:
+        n.shape = data.shape
+        n.dtype = data.dtype
+    n.requires_grad = requires_grad
+    var._node = n
     return var
 
 
