@@ -14,7 +14,10 @@ Recipe (:mod:`reproductions.chem._molnet`): MPNN (Gilmer et al., 2017; edge netw
 readout), width 16, 4 message-passing steps, MLP head, Adam (alpha 1e-3), batch 32 (Chainer
 Chemistry's examples/molnet defaults); sigmoid cross-entropy per task, missing labels ignored;
 random 80/10/10 split per seed; the predictor of the best validation epoch is scored on the test
-part.
+part. This is Chainer Chemistry's MPNN as it ships, which kusari.chem reproduces for parity: its
+edge network reads each atom pair's edge vector by reshaping the (edge type, atom, atom) adjacency
+instead of transposing it, so messages mix unrelated atom pairs and change with the batch's padded
+size, and it takes no padding mask.
 
 - Full tier: 30 epochs on the whole dataset, 3 seeds (three random splits).
 - Quick tier (CI): the file's first 200 molecules, 1 epoch; a pipeline check that passes at a mean
@@ -22,10 +25,10 @@ part.
   both classes, a non-finite or grossly inverted score), not on poor learning; a briefly trained
   model on a small test part can score below chance (bbbp_nfp's quick tier measured 0.31).
 """
-from reproductions.chem._molnet import CHEMPROP, MolNetRecipe, moleculenet_target
+from reproductions.chem._molnet import CHEMPROP, molnet_recipe, moleculenet_target
 from reproductions.spec import Tier
 
-RECIPE = MolNetRecipe(dataset="tox21", method="mpnn")
+RECIPE = molnet_recipe("tox21", "mpnn")
 
 REPRODUCTION = RECIPE.reproduction(
     name="chem/tox21_mpnn",
@@ -36,7 +39,4 @@ REPRODUCTION = RECIPE.reproduction(
     tiers={"quick": Tier(budget=1, bound=0.2, options={"num_data": 200},
                          note="pipeline check: 200 molecules, 1 epoch, test ROC-AUC >= 0.2"),
            "full": Tier(budget=30, note="30 epochs on the whole dataset")},
-    recipe="MPNN (Gilmer et al., 2017; edge network, set2set readout), width 16, 4 steps, MLP "
-           "head; Adam 1e-3, batch 32; sigmoid cross-entropy per task; random 80/10/10 split per"
-           " seed; the best validation epoch is scored on the test part.",
 )

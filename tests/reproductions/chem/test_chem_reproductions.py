@@ -32,6 +32,9 @@ def test_declarations(name):
     dataset, method = name.split("_")
     assert repro.name == f"chem/{name}" and repro.budget_unit == "epochs"
     assert (recipe.dataset, recipe.method) == (DATASETS[dataset], method)
+    # one recipe per method on every dataset, and the published text is the recipe's own
+    assert recipe == _molnet.molnet_recipe(DATASETS[dataset], method)
+    assert repro.recipe == recipe.text and f"width {recipe.n_unit}, {recipe.conv_layers} steps" in repro.recipe
     assert set(repro.tiers) == {"quick", "full"}
     regression = dataset in ("esol", "freesolv", "lipo")
     target = repro.target
@@ -92,10 +95,71 @@ def test_recipe_checks_its_arguments():
     recipe = _molnet.MolNetRecipe("delaney", "ggnn")
     target = Target(value=0.5, metric="test_rmse", direction="lower", tolerance=0.1, citation="x")
     with pytest.raises(ValueError, match=r"tier 'quick' has unknown options \['train_size'\]"):
-        recipe.reproduction("chem/x", "x", target, {"quick": Tier(budget=1, options={"train_size": 5})}, "r")
+        recipe.reproduction("chem/x", "x", target, {"quick": Tier(budget=1, options={"train_size": 5})})
     wrong = Target(value=0.8, metric="test_roc_auc", direction="higher", tolerance=0.1, citation="x")
     with pytest.raises(ValueError, match="the target's metric must be 'test_rmse'"):
-        recipe.reproduction("chem/x", "x", wrong, {"quick": Tier(budget=1)}, "r")
+        recipe.reproduction("chem/x", "x", wrong, {"quick": Tier(budget=1)})
+
+
+def _features(method, smiles_list):
+    """Each molecule's preprocessed features, with a label 0.0, as a dataset's examples."""
+    from rdkit import Chem
+
+    from kusari.chem.dataset.preprocessors import preprocess_method_dict
+    preprocessor = preprocess_method_dict["ggnn" if method == "mpnn" else method]()
+    return [preprocessor.get_input_features(Chem.MolFromSmiles(smiles)) + (numpy.zeros(1, numpy.float32),)
+            for smiles in smiles_list]
+
+
+def _dataset(examples, labels=None):
+    """A NumpyTupleDataset of ``(atoms, adjacency, label)`` examples (ragged features as object arrays)."""
+    from kusari.chem.datasets import NumpyTupleDataset
+    columns = []
+    for i in range(2):
+        column = numpy.empty(len(examples), dtype=object)
+        column[:] = [example[i] for example in examples]
+        columns.append(column)
+    return NumpyTupleDataset(*columns, numpy.stack([e[2] for e in examples]) if labels is None else labels)
+
+
+def test_concat_molecules_marks_each_molecules_own_atoms():
+    examples = _features("ggnn", ["CO", "CCCO"])
+    atoms, adjs, is_real_node, labels = _molnet.concat_molecules(examples)
+    expected = _molnet.concat_mols(examples)
+    numpy.testing.assert_array_equal(atoms, expected[0])
+    numpy.testing.assert_array_equal(adjs, expected[1])
+    numpy.testing.assert_array_equal(labels, expected[2])
+    numpy.testing.assert_array_equal(is_real_node, [[1, 1, 0, 0], [1, 1, 1, 1]])
+    assert is_real_node.dtype == numpy.float32
+    unmasked = _molnet.concat_molecules(examples, is_real_node=False)
+    assert len(unmasked) == 3 and all(numpy.array_equal(a, b) for a, b in zip(unmasked, expected))
+
+
+@pytest.mark.parametrize("method", ["ggnn", "nfp"])
+def test_a_prediction_does_not_depend_on_the_molecules_batched_with_it(method):
+    numpy.random.seed(0)
+    predictor = _molnet.MolNetRecipe("delaney", method).make_predictor(1)
+    small, large = _features(method, ["CCO", "CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCc1ccccc1"])
+    alone = _molnet.predict(predictor, _dataset([small]))[0][0, 0]
+    batched = _molnet.predict(predictor, _dataset([small, large]))[0][0, 0]
+    assert batched == pytest.approx(alone, rel=1e-5, abs=1e-6)
+    # without the mask, the large molecule's padding atoms enter the small one's readout
+    unmasked = _molnet.predict(predictor, _dataset([small, large]), is_real_node=False)[0][0, 0]
+    assert unmasked != pytest.approx(alone, rel=1e-2, abs=1e-3)
+
+
+def test_the_classification_loss_ignores_missing_labels():
+    examples = _features("ggnn", ["CO", "CCO", "CCCO"])
+    labels = numpy.array([[1, -1], [0, 1], [-1, 0]], numpy.int32)
+    numpy.random.seed(0)
+    model = _molnet.MolNetRecipe("tox21", "ggnn")._model(_dataset(examples, labels))
+    batch = _molnet.concat_molecules([e[:2] + (t,) for e, t in zip(examples, labels)])
+    loss = float(model(*batch).array)
+    y = model.predictor(*batch[:-1]).array.astype(numpy.float64)
+    known = labels != -1
+    # the mean binary cross-entropy over the four known labels only
+    expected = numpy.mean(numpy.logaddexp(0, y[known]) - labels[known] * y[known])
+    assert loss == pytest.approx(expected, rel=1e-5)
 
 
 @pytest.fixture
@@ -122,6 +186,14 @@ def test_random_splits_follow_the_seed_and_the_scaffold_split_does_not(molnet):
     scaffold = [bbbp.load(tier, seed)[2].get_datasets()[0] for seed in (0, 1)]
     assert len(scaffold[0]) == len(scaffold[1]) and all(
         numpy.array_equal(a, b) for a, b in zip(scaffold[0], scaffold[1]))
+
+
+def test_bbbp_skips_and_counts_its_unparsable_smiles(molnet, caplog):
+    # the shared copy of BBBP.csv has 2050 rows, 11 of whose SMILES RDKit cannot parse
+    with caplog.at_level("WARNING"):
+        parts = _molnet.MolNetRecipe("bbbp", "nfp").load(Tier(budget=1), 0)
+    assert sum(len(part) for part in parts) == 2039
+    assert "skipped 11 of 2050 molecules" in caplog.text
 
 
 @pytest.mark.parametrize("name", ["esol_ggnn", "tox21_nfp"])
