@@ -69,25 +69,55 @@ class ProposalTargetCreator:
         roi, bbox, label = backend.to_cpu(roi), backend.to_cpu(bbox), backend.to_cpu(label)
 
         roi = numpy.concatenate((roi, bbox), axis=0)
-        iou = bbox_iou(roi, bbox)
-        gt_assignment = iou.argmax(axis=1)
-        max_iou = iou.max(axis=1)
-
-        n_pos_wanted = numpy.round(self.n_sample * self.pos_ratio)
-        pos_index = numpy.flatnonzero(max_iou >= self.pos_iou_thresh)
-        n_pos = int(min(n_pos_wanted, pos_index.size))
-        if pos_index.size > 0:
-            pos_index = numpy.random.choice(pos_index, size=n_pos, replace=False)
-        neg_index = numpy.flatnonzero((max_iou < self.neg_iou_thresh_hi) & (max_iou >= self.neg_iou_thresh_lo))
-        n_neg = int(min(self.n_sample - n_pos, neg_index.size))
-        if neg_index.size > 0:
-            neg_index = numpy.random.choice(neg_index, size=n_neg, replace=False)
-
-        keep = numpy.concatenate((pos_index, neg_index))
-        gt_roi_label = (label[gt_assignment[keep]] + 1).astype(numpy.int32)
-        gt_roi_label[n_pos:] = 0
-        sample_roi = roi[keep]
-        gt_roi_loc = bbox2loc(sample_roi, bbox[gt_assignment[keep]])
-        gt_roi_loc = ((gt_roi_loc - numpy.array(loc_normalize_mean, numpy.float32))
-                      / numpy.array(loc_normalize_std, numpy.float32))
+        sample_roi, gt_roi_loc, gt_roi_label, _, _ = sample_targets(
+            roi, bbox, label, self.n_sample, self.pos_ratio, self.pos_iou_thresh, self.neg_iou_thresh_hi,
+            self.neg_iou_thresh_lo, loc_normalize_mean, loc_normalize_std)
         return xp.asarray(sample_roi), xp.asarray(gt_roi_loc), xp.asarray(gt_roi_label)
+
+
+def sample_targets(roi, bbox, label, n_sample: int, pos_ratio: float, pos_iou_thresh: float,
+                   neg_iou_thresh_hi: float, neg_iou_thresh_lo: float, loc_normalize_mean, loc_normalize_std):
+    """The RoI sampling and targets of R-CNN heads (Faster R-CNN's and FCIS's ProposalTargetCreator), on
+    NumPy arrays; ``roi`` already holds the ground-truth boxes.
+
+    Each RoI is assigned the ground-truth box of highest IoU. ``round(n_sample * pos_ratio)`` RoIs
+    at most are drawn among those of IoU >= ``pos_iou_thresh``, then background RoIs (IoU in
+    ``[neg_iou_thresh_lo, neg_iou_thresh_hi)``) up to ``n_sample`` in all, by ``numpy.random.choice``
+    (foreground first, ChainerCV's draws).
+
+    Returns
+    -------
+    sample_roi : numpy.ndarray, shape (S, 4)
+        The sampled RoIs, foreground first.
+    gt_roi_loc : numpy.ndarray, shape (S, 4)
+        ``(bbox2loc(sample_roi, their boxes) - loc_normalize_mean) / loc_normalize_std``.
+    gt_roi_label : numpy.ndarray of int32, shape (S,)
+        ``label + 1`` of each foreground sample's box, 0 for the background ones.
+    gt_index : numpy.ndarray of int64, shape (S,)
+        The ground-truth box (row of ``bbox``) each sample is assigned (background ones included).
+    n_pos : int
+        How many samples are foreground (the first ones).
+    """
+    iou = bbox_iou(roi, bbox)
+    gt_assignment = iou.argmax(axis=1)
+    max_iou = iou.max(axis=1)
+
+    n_pos_wanted = numpy.round(n_sample * pos_ratio)
+    pos_index = numpy.flatnonzero(max_iou >= pos_iou_thresh)
+    n_pos = int(min(n_pos_wanted, pos_index.size))
+    if pos_index.size > 0:
+        pos_index = numpy.random.choice(pos_index, size=n_pos, replace=False)
+    neg_index = numpy.flatnonzero((max_iou < neg_iou_thresh_hi) & (max_iou >= neg_iou_thresh_lo))
+    n_neg = int(min(n_sample - n_pos, neg_index.size))
+    if neg_index.size > 0:
+        neg_index = numpy.random.choice(neg_index, size=n_neg, replace=False)
+
+    keep = numpy.concatenate((pos_index, neg_index))
+    gt_index = gt_assignment[keep]
+    gt_roi_label = (label[gt_index] + 1).astype(numpy.int32)
+    gt_roi_label[n_pos:] = 0
+    sample_roi = roi[keep]
+    gt_roi_loc = bbox2loc(sample_roi, bbox[gt_index])
+    gt_roi_loc = ((gt_roi_loc - numpy.array(loc_normalize_mean, numpy.float32))
+                  / numpy.array(loc_normalize_std, numpy.float32))
+    return sample_roi, gt_roi_loc, gt_roi_label, gt_index, n_pos
