@@ -5,15 +5,14 @@ import numpy
 import kusari
 from kusari import backend
 import kusari.functions as F
-from kusari.vision import _checks
+from kusari.vision.links.model.faster_rcnn._region_model import RegionModel
 from kusari.vision.links.model.faster_rcnn.utils.loc2bbox import loc2bbox
-from kusari.vision.transforms import resize
 from kusari.vision.utils import non_maximum_suppression
 
 _PRESETS = {"visualize": (0.3, 0.7), "evaluate": (0.3, 0.05)}   # (nms_thresh, score_thresh)
 
 
-class FasterRCNN(kusari.Chain):
+class FasterRCNN(RegionModel):
     """Faster R-CNN from its three stages (children ``extractor``, ``rpn`` and ``head``).
 
     1. ``extractor`` maps a batch of images ``(N, 3, H, W)`` to feature maps;
@@ -47,22 +46,7 @@ class FasterRCNN(kusari.Chain):
 
     def __init__(self, extractor, rpn, head, mean, min_size=600, max_size=1000,
                  loc_normalize_mean=(0., 0., 0., 0.), loc_normalize_std=(0.1, 0.1, 0.2, 0.2)):
-        super().__init__()
-        with self.init_scope():
-            self.extractor = extractor
-            self.rpn = rpn
-            self.head = head
-        self.mean = mean
-        self.min_size = min_size
-        self.max_size = max_size
-        self.loc_normalize_mean = loc_normalize_mean
-        self.loc_normalize_std = loc_normalize_std
-        self.use_preset("visualize")
-
-    @property
-    def n_class(self) -> int:
-        """The number of classes, the background included (``head.n_class``)."""
-        return self.head.n_class
+        super().__init__(extractor, rpn, head, mean, min_size, max_size, loc_normalize_mean, loc_normalize_std)
 
     def forward(self, x, scales=None):
         """The raw outputs of the three stages.
@@ -101,23 +85,6 @@ class FasterRCNN(kusari.Chain):
             raise ValueError(f"{type(self).__name__}.use_preset: preset must be 'visualize' or 'evaluate', "
                              f"got {preset!r}")
         self.nms_thresh, self.score_thresh = _PRESETS[preset]
-
-    def prepare(self, img: numpy.ndarray) -> numpy.ndarray:
-        """Resize a CHW RGB image in [0, 255] (the shorter side to ``min_size``, the longer one at
-        most ``max_size``) and subtract ``mean``; returns float32 ``(3, H', W')``."""
-        self._check_image("prepare", img, "img")
-        _, H, W = img.shape
-        scale = self.min_size / min(H, W)
-        if scale * max(H, W) > self.max_size:
-            scale = self.max_size / max(H, W)
-        img = resize(img, (int(H * scale), int(W * scale)))
-        return (img - self.mean).astype(numpy.float32, copy=False)
-
-    def _check_image(self, method: str, img, argname: str) -> None:
-        channels = (self.mean.shape[0],) if numpy.ndim(self.mean) == 3 else None
-        _checks.check_image(f"{type(self).__name__}.{method}", img, argname, channels=channels)
-        if min(img.shape[1:]) == 0:
-            raise ValueError(f"{type(self).__name__}.{method}: {argname} is empty (shape={img.shape})")
 
     def _suppress(self, raw_cls_bbox: numpy.ndarray, raw_prob: numpy.ndarray):
         """Per-class score threshold and NMS; labels are ``class - 1`` (the background is dropped)."""

@@ -5,8 +5,8 @@ import numpy
 import kusari
 from kusari import backend
 import kusari.functions as F
-from kusari.vision import _checks
 from kusari.vision.experimental.links.model.fcis.utils.mask_voting import mask_voting
+from kusari.vision.links.model.faster_rcnn._region_model import RegionModel
 from kusari.vision.transforms import resize
 
 # nms_thresh, score_thresh, mask_merge_thresh, binary_thresh, limit, min_drop_size
@@ -15,7 +15,7 @@ _PRESETS = {"visualize": (0.3, 0.7, 0.5, 0.4, 100, 16),
             "coco_evaluate": (0.3, 1e-3, 0.5, 0.4, 100, 2)}
 
 
-class FCIS(kusari.Chain):
+class FCIS(RegionModel):
     """FCIS from its three stages (children ``extractor``, ``rpn`` and ``head``).
 
     1. ``extractor`` maps a batch of images ``(N, 3, H, W)`` to two feature maps: one for the RPN,
@@ -33,39 +33,15 @@ class FCIS(kusari.Chain):
 
     Parameters
     ----------
-    extractor, rpn, head : kusari.Link
-        The three stages.
-    mean : numpy.ndarray
-        Subtracted from each resized image in :meth:`prepare` (e.g. shape (3, 1, 1)).
-    min_size, max_size : int
-        :meth:`prepare` scales the shorter side to ``min_size`` unless the longer one would then
-        exceed ``max_size``, in which case the longer side is scaled to ``max_size``.
-    loc_normalize_mean, loc_normalize_std : tuple of four floats
-        The head's offsets are ``(loc - mean) / std``.
+    extractor, rpn, head, mean, min_size, max_size, loc_normalize_mean, loc_normalize_std
+        The three stages and the preprocessing, as :class:`~kusari.vision.links.model.faster_rcnn.FasterRCNN`
+        takes them (no defaults here, as in ChainerCV).
 
     Attributes
     ----------
     nms_thresh, score_thresh, mask_merge_thresh, binary_thresh, limit, min_drop_size
         :meth:`predict`'s settings (:meth:`use_preset`, ``'visualize'`` at construction).
     """
-
-    def __init__(self, extractor, rpn, head, mean, min_size, max_size, loc_normalize_mean, loc_normalize_std):
-        super().__init__()
-        with self.init_scope():
-            self.extractor = extractor
-            self.rpn = rpn
-            self.head = head
-        self.mean = mean
-        self.min_size = min_size
-        self.max_size = max_size
-        self.loc_normalize_mean = loc_normalize_mean
-        self.loc_normalize_std = loc_normalize_std
-        self.use_preset("visualize")
-
-    @property
-    def n_class(self) -> int:
-        """The number of classes, the background included (``head.n_class``)."""
-        return self.head.n_class
 
     def forward(self, x, scales=None):
         """The raw outputs of the three stages.
@@ -95,17 +71,6 @@ class FCIS(kusari.Chain):
         _, _, rois, roi_indices, _ = self.rpn(rpn_features, img_size, scales)
         return self.head(roi_features, rois, roi_indices, img_size)
 
-    def prepare(self, img: numpy.ndarray) -> numpy.ndarray:
-        """Resize a CHW RGB image in [0, 255] (the shorter side to ``min_size``, the longer one at
-        most ``max_size``) and subtract ``mean``; returns float32 ``(3, H', W')``."""
-        self._check_image("prepare", img, "img")
-        _, H, W = img.shape
-        scale = self.min_size / min(H, W)
-        if scale * max(H, W) > self.max_size:
-            scale = self.max_size / max(H, W)
-        img = resize(img, (int(H * scale), int(W * scale)))
-        return (img - self.mean).astype(numpy.float32, copy=False)
-
     def use_preset(self, preset: str) -> None:
         """Set :meth:`predict`'s ``nms_thresh``, ``score_thresh``, ``mask_merge_thresh``,
         ``binary_thresh``, ``limit`` and ``min_drop_size``.
@@ -119,12 +84,6 @@ class FCIS(kusari.Chain):
                              f"'coco_evaluate', got {preset!r}")
         (self.nms_thresh, self.score_thresh, self.mask_merge_thresh, self.binary_thresh, self.limit,
          self.min_drop_size) = _PRESETS[preset]
-
-    def _check_image(self, method: str, img, argname: str) -> None:
-        channels = (self.mean.shape[0],) if numpy.ndim(self.mean) == 3 else None
-        _checks.check_image(f"{type(self).__name__}.{method}", img, argname, channels=channels)
-        if min(img.shape[1:]) == 0:
-            raise ValueError(f"{type(self).__name__}.{method}: {argname} is empty (shape={img.shape})")
 
     def predict(self, imgs):
         """Segment object instances in images.
