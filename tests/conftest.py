@@ -28,3 +28,25 @@ def shared_data():
     if not os.path.isdir(SHARED_DATA):
         pytest.skip("../shared/data is not present")
     return SHARED_DATA
+
+
+class _Resolved(Exception):
+    """Raised by :func:`resolved_key`'s stand-in for the zoo's ``weights_path``."""
+
+
+@pytest.fixture
+def resolved_key(monkeypatch):
+    """``resolve(make)``: calls ``make`` and stops it when it asks the model zoo for a weight file;
+    returns the zoo key it asked for (no download, no file)."""
+    from kusari.model_zoo import registry
+
+    def weights_path(name):
+        raise _Resolved(name)
+
+    monkeypatch.setattr(registry, "weights_path", weights_path)
+
+    def resolve(make):
+        with pytest.raises(_Resolved) as info:
+            make()
+        return info.value.args[0]
+    return resolve

@@ -7,7 +7,6 @@ import pathlib
 import pytest
 
 import kusari.model_zoo as zoo
-from kusari.model_zoo import registry
 
 TABLE = pathlib.Path(__file__).parents[1] / "vision" / "fixtures" / "faster_rcnn" / "pretrained_models.npz"
 
@@ -16,25 +15,6 @@ def _rows():
     import numpy
     with numpy.load(TABLE) as data:
         return json.loads(str(data["table"]))
-
-
-class _Resolved(Exception):
-    pass
-
-
-@pytest.fixture
-def resolved_key(monkeypatch):
-    """Stops a constructor when it asks the zoo for a file; returns the key it asked for."""
-    def weights_path(name):
-        raise _Resolved(name)
-
-    monkeypatch.setattr(registry, "weights_path", weights_path)
-
-    def resolve(make):
-        with pytest.raises(_Resolved) as info:
-            make()
-        return info.value.args[0]
-    return resolve
 
 
 def test_every_chainercv_url_has_an_entry():

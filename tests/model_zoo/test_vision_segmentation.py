@@ -38,25 +38,6 @@ def _jsonable(value):
     return json.loads(json.dumps(value))
 
 
-class _Resolved(Exception):
-    pass
-
-
-@pytest.fixture
-def resolved_key(monkeypatch):
-    """Stops a constructor when it asks the zoo for a file; returns the key it asked for."""
-    def weights_path(name):
-        raise _Resolved(name)
-
-    monkeypatch.setattr(registry, "weights_path", weights_path)
-
-    def resolve(make):
-        with pytest.raises(_Resolved) as info:
-            make()
-        return info.value.args[0]
-    return resolve
-
-
 def test_every_chainercv_url_has_an_entry():
     rows = _rows()
     assert len(rows) == 10

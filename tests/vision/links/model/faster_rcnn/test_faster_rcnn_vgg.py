@@ -148,25 +148,6 @@ def test_head_on_its_own():
         head(x, numpy.zeros((3, 5), numpy.float32), numpy.zeros(3, numpy.int32))
 
 
-class _Resolved(Exception):
-    pass
-
-
-@pytest.fixture
-def resolved_key(monkeypatch):
-    """Stops a constructor when it asks the zoo for a file; returns the key it asked for."""
-    def weights_path(name):
-        raise _Resolved(name)
-
-    monkeypatch.setattr(registry, "weights_path", weights_path)
-
-    def resolve(make):
-        with pytest.raises(_Resolved) as info:
-            make()
-        return info.value.args[0]
-    return resolve
-
-
 @pytest.mark.parametrize("name, key", [("voc07", "faster-rcnn-vgg16-voc07"),
                                        ("voc0712", "faster-rcnn-vgg16-voc0712"), ("imagenet", "vgg16-imagenet")])
 def test_pretrained_names(resolved_key, name, key):

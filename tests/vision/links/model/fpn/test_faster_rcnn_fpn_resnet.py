@@ -32,25 +32,6 @@ def _table():
     return json.loads(str(parity.load("units")["pretrained/table"]))
 
 
-class _Resolved(Exception):
-    pass
-
-
-@pytest.fixture
-def resolved_key(monkeypatch):
-    """Stops a constructor when it asks the zoo for a file; returns the key it asked for."""
-    def weights_path(name):
-        raise _Resolved(name)
-
-    monkeypatch.setattr(registry, "weights_path", weights_path)
-
-    def resolve(make):
-        with pytest.raises(_Resolved) as info:
-            make()
-        return info.value.args[0]
-    return resolve
-
-
 def test_every_chainercv_url_has_an_entry():
     rows = _table()
     assert sorted((row["class"], row["name"]) for row in rows) == sorted((name, "coco") for name in CLASSES)

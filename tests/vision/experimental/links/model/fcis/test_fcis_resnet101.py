@@ -153,25 +153,6 @@ def test_extractor_freezes_conv1_and_res2():
     numpy.testing.assert_array_equal(extractor.res3.a.conv1.bn.avg_mean, 0)   # statistics not updated
 
 
-class _Resolved(Exception):
-    pass
-
-
-@pytest.fixture
-def resolved_key(monkeypatch):
-    """Stops a constructor when it asks the zoo for a file; returns the key it asked for."""
-    def weights_path(name):
-        raise _Resolved(name)
-
-    monkeypatch.setattr(registry, "weights_path", weights_path)
-
-    def resolve(make):
-        with pytest.raises(_Resolved) as info:
-            make()
-        return info.value.args[0]
-    return resolve
-
-
 def test_pretrained_table_is_chainercvs(pretrained_fixture):
     table = pretrained_fixture["table"]
     assert sorted(FCISResNet101._models) == sorted([row["name"] for row in table] + ["imagenet"])
