@@ -77,20 +77,30 @@ class AdamRule(BuiltinRule):
                              f"{data.dtype} (parameter {param.name!r})")
         xp = backend.get_array_module(data)
         m, v = self.state["m"], self.state["v"]
-        m += (1 - hp.beta1) * (grad - m)
-        v += (1 - hp.beta2) * (grad * grad - v)
+        # One scratch array, reused in place: each temporary of a large parameter would cost an
+        # allocation and its page faults. The arithmetic is the textbook expressions', op for op.
+        t = xp.subtract(grad, m, out=xp.empty_like(m))    # an array also for 0-d parameters
+        t *= 1 - hp.beta1
+        m += t
+        xp.multiply(grad, grad, out=t)
+        t -= v
+        t *= 1 - hp.beta2
+        v += t
         vhat = v
         if hp.amsgrad:
             vhat = self.state["vhat"]
             xp.maximum(vhat, v, out=vhat)
-        step = self.alpha_t / (xp.sqrt(vhat) + hp.eps)
+        xp.sqrt(vhat, out=t)
+        t += hp.eps
+        xp.divide(self.alpha_t, t, out=t)            # the per-element step size
         if hp.adabound:
             lower, upper = self.bounds
-            step = xp.clip(step, lower, upper)
-        step = step * m
+            xp.clip(t, lower, upper, out=t)
+        t *= m
         if hp.weight_decay_rate != 0:
-            step = step + hp.weight_decay_rate * data
-        data -= hp.eta * step
+            t += hp.weight_decay_rate * data
+        t *= hp.eta
+        data -= t
 
 
 class Adam(BuiltinMethod):
