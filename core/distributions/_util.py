@@ -4,6 +4,7 @@ import numbers
 import numpy
 
 from kusari import backend, configuration, distribution
+from kusari.static_graph import static_code
 from kusari.variable import Variable, as_variable
 
 
@@ -57,14 +58,27 @@ def value(who: str, x, like: Variable) -> Variable:
     return Variable(xp.asarray(x, dtype=like.dtype), requires_grad=False)
 
 
+
+@static_code
+def random_draws(sample, *args):
+    """``sample(xp, *args)`` with ``xp`` the array module of ``args[0]`` (an array): a distribution's
+    draws from its parameter arrays, made anew at every static_graph replay (array code between ops
+    is not replayed; a static_code call is)."""
+    return sample(backend.get_array_module(args[0]), *args)
+
+
+@static_code
 def standard_normal(like: Variable, shape: tuple):
-    """Standard normal draws of ``shape`` in ``like``'s dtype and device."""
+    """Standard normal draws of ``shape`` in ``like``'s dtype and device (drawn anew at every
+    static_graph replay)."""
     xp = backend.get_array_module(like.array)
     return xp.random.standard_normal(shape).astype(like.dtype, copy=False)
 
 
+@static_code
 def uniform_open(like: Variable, shape: tuple):
-    """Uniform draws on the open interval (0, 1) of ``shape`` in ``like``'s dtype and device.
+    """Uniform draws on the open interval (0, 1) of ``shape`` in ``like``'s dtype and device
+    (drawn anew at every static_graph replay).
 
     Drawn in ``like.dtype`` and clipped, so the cast cannot round a draw onto 0 or 1 (which
     would make ``log(u)`` or ``log1p(-u)`` infinite).

@@ -55,9 +55,12 @@ class Bernoulli(_util.ScalarDistribution):
         return self.p * (1.0 - self.p)
 
     def sample_n(self, n):
-        xp = self.p.xp
-        u = xp.random.random((n,) + self.batch_shape)
-        return Variable((u < self.p.array).astype(xp.int32), requires_grad=False)
+        return Variable(_util.random_draws(_draws, self.p.array, (n,) + self.batch_shape),
+                        requires_grad=False)
+
+
+def _draws(xp, p, size):
+    return (xp.random.random(size) < p).astype(xp.int32)
 
 
 @distribution.register_kl(Bernoulli, Bernoulli)

@@ -47,9 +47,12 @@ class Beta(_util.ScalarDistribution):
         return self.a * self.b / (total ** 2 * (total + 1.0))
 
     def sample_n(self, n):
-        xp = self.a.xp
-        draws = xp.random.beta(self.a.array, self.b.array, size=(n,) + self.batch_shape)
-        return Variable(draws.astype(self.a.dtype, copy=False), requires_grad=False)
+        return Variable(_util.random_draws(_draws, self.a.array, self.b.array, (n,) + self.batch_shape),
+                        requires_grad=False)
+
+
+def _draws(xp, a, b, size):
+    return xp.random.beta(a, b, size=size).astype(a.dtype, copy=False)
 
 
 @distribution.register_kl(Beta, Beta)

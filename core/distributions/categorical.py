@@ -2,6 +2,7 @@
 import kusari.functions as F
 from kusari import backend, distribution
 from kusari.distributions import _util
+from kusari.static_graph import static_code
 from kusari.variable import Variable, as_array
 
 
@@ -27,8 +28,10 @@ def probs_and_logs(who: str, p, logit):
     return F.exp(log_p), log_p, log_p
 
 
+@static_code
 def sample_classes(p: Variable, n: int):
-    """``n`` class indices (int32, shape (n,) + p.shape[:-1]) drawn with probabilities ``p``."""
+    """``n`` class indices (int32, shape (n,) + p.shape[:-1]) drawn with probabilities ``p`` (drawn
+    anew at every static_graph replay)."""
     xp = p.xp
     cdf = xp.cumsum(p.array, axis=-1)
     cdf = cdf / cdf[..., -1:]  # guard against probabilities that sum to slightly under 1

@@ -3,6 +3,7 @@ import math
 
 import kusari.functions as F
 from kusari.distributions import _util
+from kusari.variable import Variable
 
 
 class Cauchy(_util.ScalarDistribution):
@@ -43,6 +44,5 @@ class Cauchy(_util.ScalarDistribution):
         return self.loc
 
     def sample_n(self, n):
-        xp = self.loc.xp
-        u = _util.uniform_open(self.loc, (n,) + self.batch_shape)
-        return self.loc + self.scale * xp.tan(math.pi * (u - 0.5))
+        u = Variable(_util.uniform_open(self.loc, (n,) + self.batch_shape), requires_grad=False)
+        return self.loc + self.scale * F.tan(math.pi * (u - 0.5))

@@ -61,10 +61,13 @@ class Dirichlet(distribution.Distribution):
         return self.alpha * (a0 - self.alpha) / (a0 ** 2 * (a0 + 1.0))
 
     def sample_n(self, n):
-        xp = self.alpha.xp
-        g = xp.random.gamma(self.alpha.array, size=(n,) + self.alpha.shape)
-        draws = g / g.sum(axis=-1, keepdims=True)
-        return Variable(draws.astype(self.alpha.dtype, copy=False), requires_grad=False)
+        return Variable(_util.random_draws(_draws, self.alpha.array, (n,) + self.alpha.shape),
+                        requires_grad=False)
+
+
+def _draws(xp, alpha, size):
+    g = xp.random.gamma(alpha, size=size)
+    return (g / g.sum(axis=-1, keepdims=True)).astype(alpha.dtype, copy=False)
 
 
 @distribution.register_kl(Dirichlet, Dirichlet)

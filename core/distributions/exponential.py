@@ -2,6 +2,7 @@
 import kusari.functions as F
 from kusari import distribution
 from kusari.distributions import _util
+from kusari.variable import Variable
 
 
 class Exponential(_util.ScalarDistribution):
@@ -54,8 +55,8 @@ class Exponential(_util.ScalarDistribution):
         return 1.0 / self.lam
 
     def sample_n(self, n):
-        u = _util.uniform_open(self.lam, (n,) + self.batch_shape)
-        return -self.lam.xp.log(u) / self.lam
+        u = Variable(_util.uniform_open(self.lam, (n,) + self.batch_shape), requires_grad=False)
+        return -F.log(u) / self.lam
 
 
 @distribution.register_kl(Exponential, Exponential)

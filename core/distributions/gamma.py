@@ -46,9 +46,12 @@ class Gamma(_util.ScalarDistribution):
         return self.k * self.theta ** 2
 
     def sample_n(self, n):
-        xp = self.k.xp
-        draws = xp.random.gamma(self.k.array, self.theta.array, size=(n,) + self.batch_shape)
-        return Variable(draws.astype(self.k.dtype, copy=False), requires_grad=False)
+        return Variable(_util.random_draws(_draws, self.k.array, self.theta.array, (n,) + self.batch_shape),
+                        requires_grad=False)
+
+
+def _draws(xp, k, theta, size):
+    return xp.random.gamma(k, theta, size=size).astype(k.dtype, copy=False)
 
 
 @distribution.register_kl(Gamma, Gamma)

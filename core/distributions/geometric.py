@@ -37,9 +37,12 @@ class Geometric(_util.ScalarDistribution):
         return (1.0 - self.p) / self.p ** 2
 
     def sample_n(self, n):
-        xp = self.p.xp
-        draws = xp.random.geometric(self.p.array, size=(n,) + self.batch_shape)
-        return Variable(draws.astype(xp.int32), requires_grad=False)
+        return Variable(_util.random_draws(_draws, self.p.array, (n,) + self.batch_shape),
+                        requires_grad=False)
+
+
+def _draws(xp, p, size):
+    return xp.random.geometric(p, size=size).astype(xp.int32)
 
 
 @distribution.register_kl(Geometric, Geometric)

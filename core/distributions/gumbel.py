@@ -6,6 +6,7 @@ import numpy
 import kusari.functions as F
 from kusari import distribution
 from kusari.distributions import _util
+from kusari.variable import Variable
 
 
 class Gumbel(_util.ScalarDistribution):
@@ -53,9 +54,8 @@ class Gumbel(_util.ScalarDistribution):
         return (math.pi ** 2 / 6.0) * self.scale ** 2
 
     def sample_n(self, n):
-        xp = self.loc.xp
-        u = _util.uniform_open(self.loc, (n,) + self.batch_shape)
-        return self.loc - self.scale * xp.log(-xp.log(u))
+        u = Variable(_util.uniform_open(self.loc, (n,) + self.batch_shape), requires_grad=False)
+        return self.loc - self.scale * F.log(-F.log(u))
 
 
 @distribution.register_kl(Gumbel, Gumbel)

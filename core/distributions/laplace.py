@@ -4,6 +4,7 @@ import math
 import kusari.functions as F
 from kusari import distribution
 from kusari.distributions import _util
+from kusari.variable import Variable
 
 
 class Laplace(_util.ScalarDistribution):
@@ -56,10 +57,9 @@ class Laplace(_util.ScalarDistribution):
         return math.sqrt(2.0) * self.scale
 
     def sample_n(self, n):
-        xp = self.loc.xp
         # Inverse-cdf sampling with u uniform on (-1, 1): x = loc - scale * sign(u) log(1 - |u|).
-        u = 2 * _util.uniform_open(self.loc, (n,) + self.batch_shape) - 1
-        return self.loc - self.scale * (xp.sign(u) * xp.log1p(-xp.abs(u)))
+        u = 2 * Variable(_util.uniform_open(self.loc, (n,) + self.batch_shape), requires_grad=False) - 1
+        return self.loc - self.scale * (F.sign(u) * F.log1p(-F.absolute(u)))
 
 
 @distribution.register_kl(Laplace, Laplace)

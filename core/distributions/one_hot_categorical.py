@@ -2,6 +2,7 @@
 import kusari.functions as F
 from kusari import distribution
 from kusari.distributions import _util
+from kusari.static_graph import static_code
 from kusari.distributions.categorical import (categorical_entropy, categorical_kl,
                                               probs_and_logs, sample_classes)
 from kusari.variable import Variable
@@ -56,10 +57,14 @@ class OneHotCategorical(distribution.Distribution):
         return self.p * (1.0 - self.p)
 
     def sample_n(self, n):
-        xp = self.p.xp
-        idx = sample_classes(self.p, n)
-        eye = xp.eye(self.p.shape[-1], dtype=self.p.dtype)
-        return Variable(eye[idx], requires_grad=False)
+        return Variable(_one_hot_draws(self.p, n), requires_grad=False)
+
+
+@static_code
+def _one_hot_draws(p: Variable, n: int):
+    """``n`` one-hot rows (p's dtype, shape (n,) + p.shape) drawn with probabilities ``p`` (drawn
+    anew at every static_graph replay)."""
+    return p.xp.eye(p.shape[-1], dtype=p.dtype)[sample_classes(p, n)]
 
 
 @distribution.register_kl(OneHotCategorical, OneHotCategorical)

@@ -2,6 +2,7 @@
 import kusari.functions as F
 from kusari import distribution
 from kusari.distributions import _util
+from kusari.variable import Variable
 
 
 class Pareto(_util.ScalarDistribution):
@@ -56,8 +57,7 @@ class Pareto(_util.ScalarDistribution):
         return F.where(finite, self.scale ** 2 * a / ((a - 1.0) ** 2 * (a - 2.0)), float("inf"))
 
     def sample_n(self, n):
-        xp = self.scale.xp
-        log_u = xp.log(_util.uniform_open(self.scale, (n,) + self.batch_shape))
+        log_u = F.log(Variable(_util.uniform_open(self.scale, (n,) + self.batch_shape), requires_grad=False))
         return self.scale * F.exp(-log_u / self.alpha)
 
 

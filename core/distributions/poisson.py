@@ -32,9 +32,12 @@ class Poisson(_util.ScalarDistribution):
         return self.lam
 
     def sample_n(self, n):
-        xp = self.lam.xp
-        draws = xp.random.poisson(self.lam.array, size=(n,) + self.batch_shape)
-        return Variable(draws.astype(xp.int32), requires_grad=False)
+        return Variable(_util.random_draws(_draws, self.lam.array, (n,) + self.batch_shape),
+                        requires_grad=False)
+
+
+def _draws(xp, lam, size):
+    return xp.random.poisson(lam, size=size).astype(xp.int32)
 
 
 @distribution.register_kl(Poisson, Poisson)

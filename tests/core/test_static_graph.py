@@ -511,3 +511,19 @@ def test_a_replayed_backward_checks_what_backward_arrays_returns(returned, error
     f(x)                                              # trace
     with pytest.raises(error, match="_BadArrayBackward." + message):
         f(x).backward()                               # replay: the generated backward
+
+
+def test_zero_dim_array_argument_is_read_at_every_replay():
+    # a per-call scalar (SAC's temperature) passed as a 0-d array of the Variable's dtype is an
+    # operand of the replayed ops, not a constant frozen at the trace
+    @kusari.static_graph
+    def scaled(x, t):
+        return t * x - x * t + x / t
+
+    x = kusari.Variable(numpy.arange(3, dtype=numpy.float32))
+    for value in (1.0, 2.0, 4.0):
+        t = numpy.asarray(value, numpy.float32)
+        with kusari.using_config("use_static_graph", False):
+            expected = scaled(x, t).array
+        numpy.testing.assert_array_equal(scaled(x, t).array, expected)
+        numpy.testing.assert_array_equal(expected, numpy.arange(3, dtype=numpy.float32) / value)

@@ -212,7 +212,13 @@ class Absolute(FunctionNode):
 
 
 def _as_constant(value, like):
-    """A scalar operand cast so it cannot promote ``like``'s dtype; None if ``value`` is an array."""
+    """A scalar operand cast so it cannot promote ``like``'s dtype; None if ``value`` is an array.
+
+    A 0-d array of ``like``'s dtype stays an array operand: a static_graph replay then reads its
+    value at each call instead of freezing the traced one.
+    """
+    if isinstance(value, numpy.ndarray) and value.ndim == 0 and value.dtype == like.dtype:
+        return None
     if isinstance(value, numpy.generic) or (isinstance(value, numpy.ndarray) and value.ndim == 0):
         if like.dtype.kind == "f":
             return like.dtype.type(value)
