@@ -220,7 +220,7 @@ def markdown(summary, runs, frameworks, info, split, epochs, command) -> str:
              "each run's test predictions and the CSV file's labels. The GGNN columns pad each batch with "
              "`concat_mols` and pass GGNN its `is_real_node` mask (the MoleculeNet reproductions' "
              "`concat_molecules`: Chainer Chemistry's examples pass none, and GGNN's sum readout then adds a term "
-             "per padding atom), and score validation and test parts in batches of 256 (the reproductions' "
+             "per padding atom), and score validation and test parts in batches of 64 (the reproductions' "
              "`predict`). CPU time: user + system seconds "
              "of the whole process (interpreter start, imports, featurization, training, validation, test "
              "prediction, chemprop's checkpoint files); medians over seeds, ratios are medians of per-seed ratios. "

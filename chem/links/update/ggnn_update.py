@@ -51,13 +51,24 @@ class GGNNUpdate(Chain):
         if adj.shape != (mb, n_edge, node, node):
             raise ValueError(f"GGNNUpdate: adj must have shape (minibatch, n_edge_types, node, node) "
                              f"= {(mb, n_edge, node, node)}, got {adj.shape} (h.shape={h.shape})")
-        # the linear output is laid out (ch, edge_type) per node, as in Chainer Chemistry
-        m = F.reshape(self.graph_linear(h), (mb, node, hid, n_edge))
-        m = F.reshape(F.transpose(m, (0, 3, 1, 2)), (mb * n_edge, node, hid))
-        m = F.matmul(F.reshape(adj, (mb * n_edge, node, node)), m)
-        m = F.sum(F.reshape(m, (mb, n_edge, node, hid)), axis=1)
+        # One batched matmul sends the messages and sums them over edge types: row j * n_edge + e of
+        # `sent` is node j's message along edge type e, and column j * n_edge + e of `received` is
+        # adj[:, e, :, j]. The parameters keep Chainer Chemistry's (ch, edge type) output layout;
+        # their rows are reordered to (edge type, ch) here, which needs no copy of the messages.
+        sent = F.reshape(self._messages(h), (mb, node * n_edge, hid))
+        received = F.reshape(F.transpose(adj, (0, 2, 3, 1)), (mb, node, node * n_edge))
+        m = F.matmul(received, sent)
         x = F.concat((F.reshape(h, (mb * node, in_ch)), F.reshape(m, (mb * node, hid))), axis=1)
         return F.reshape(self.update_layer(x), (mb, node, self.out_channels))
+
+    def _messages(self, h):
+        """``graph_linear(h)`` with its output laid out (edge type, ch): (minibatch, node, n_edge * hid)."""
+        linear, n_edge, hid = self.graph_linear, self.n_edge_types, self.hidden_channels
+        if linear.W.array is None:
+            linear._initialize_params(h.shape[2])
+        W = F.reshape(F.transpose(F.reshape(linear.W, (hid, n_edge, -1)), (1, 0, 2)), (n_edge * hid, -1))
+        b = None if linear.b is None else F.reshape(F.transpose(F.reshape(linear.b, (hid, n_edge))), (-1,))
+        return F.linear(h, W, b, n_batch_axes=2)
 
     def reset_state(self) -> None:
         """Forget the GRU state (call once per new batch of graphs)."""

@@ -1,6 +1,5 @@
 """PRCAUCEvaluator: area under the precision-recall curve of a binary classifier over a validation set."""
 import numpy
-from sklearn import metrics
 
 from kusari.chem.training.extensions._binary_auc_evaluator import BinaryAUCEvaluator
 
@@ -27,5 +26,6 @@ class PRCAUCEvaluator(BinaryAUCEvaluator):
         return self._score(y_total, t_total)
 
     def _curve_score(self, t_binary, y_score):
+        from sklearn import metrics   # here, not at import: scikit-learn takes about a second to load
         precision, recall, _ = metrics.precision_recall_curve(t_binary, y_score)
         return metrics.auc(recall, precision)

@@ -1,6 +1,5 @@
 """ROCAUCEvaluator: area under the ROC curve of a binary classifier over a whole validation set."""
 import numpy
-from sklearn import metrics
 
 from kusari.chem.training.extensions._binary_auc_evaluator import BinaryAUCEvaluator
 
@@ -27,4 +26,5 @@ class ROCAUCEvaluator(BinaryAUCEvaluator):
         return self._score(y_total, t_total)
 
     def _curve_score(self, t_binary, y_score):
+        from sklearn import metrics   # here, not at import: scikit-learn takes about a second to load
         return metrics.roc_auc_score(t_binary, y_score)
