@@ -227,9 +227,9 @@ def markdown(summary, runs, frameworks, info, split, epochs, command) -> str:
              "The goals (issue 14, item 6): kusari's RMSE at most chemprop's + 0.02, in at most 0.5× chemprop's "
              "CPU time (the issue quotes an earlier measurement: Chainer Chemistry 0.7.1 at RMSE 0.657 against "
              "chemprop's 0.649, at 0.80× chemprop's CPU time). Featurizing Lipophilicity: CPU seconds of reading "
-             "the CSV file and featurizing all 4,200 molecules, imports excluded, median over seeds. Other helpers "
-             "shared the machine's cores during the run, so the CPU times are the fair figures; the wall times "
-             "include waiting for a core.", "",
+             "the CSV file and featurizing all 4,200 molecules, imports excluded, median over seeds. The goal is "
+             "stated in CPU time, which other jobs on the machine do not inflate; wall time also counts any wait "
+             "for a core.", "",
              "| framework | setup | versions |", "|---|---|---|"]
     for framework in frameworks:
         versions = ", ".join(f"{k} {v}" for k, v in info.get(framework, {}).items()) or "not run"
