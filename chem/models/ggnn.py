@@ -5,9 +5,10 @@ from kusari import functions as F
 from kusari.chem.config import MAX_ATOMIC_NUM
 from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
 from kusari.chem.links.readout.ggnn_readout import GGNNReadout
-from kusari.chem.links.update.ggnn_update import GGNNUpdate
+from kusari.chem.links.update.ggnn_update import GGNNUpdate, real_rows
 from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
 from kusari.link import Chain, ChainList
+from kusari.variable import as_array
 
 
 class GGNN(Chain):
@@ -74,9 +75,13 @@ class GGNN(Chain):
         self.reset_state()
         h = self.embed(atom_array) if is_atom_ids(name, atom_array) else atom_array
         h0 = h
+        # with the padding mask, the padding nodes' states are read by nothing: their updates are skipped
+        rows = (real_rows(as_array(is_real_node))
+                if is_real_node is not None and isinstance(self.update_layers[0], GGNNUpdate) else None)
         g_list = []
         for step in range(self.n_update_layers):
-            h = self.update_layers[0 if self.weight_tying else step](h, adj)
+            layer = self.update_layers[0 if self.weight_tying else step]
+            h = layer(h, adj) if rows is None else layer(h, adj, real_rows=rows)
             if self.concat_hidden:
                 g_list.append(self.readout_layers[step](h, h0, is_real_node))
         if self.concat_hidden:

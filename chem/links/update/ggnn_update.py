@@ -1,7 +1,9 @@
 """GGNNUpdate: edge-type-wise messages aggregated into a GRU (Li et al., 2015)."""
 
+from kusari import backend
 from kusari import functions as F
 from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.chem.links.update._rows import put_rows, take_rows
 from kusari.link import Chain
 from kusari.links import GRU
 
@@ -34,13 +36,17 @@ class GGNNUpdate(Chain):
         self.hidden_channels = hidden_channels
         self.out_channels = out_channels
 
-    def forward(self, h, adj, **kwargs):
+    def forward(self, h, adj, real_rows=None, **kwargs):
         """Update the node states.
 
         Parameters
         ----------
         h : Variable, shape (minibatch, node, in_channels)
         adj : array or Variable, shape (minibatch, n_edge_types, node, node)
+        real_rows : int array or None
+            Indices of the real nodes among the ``minibatch * node`` rows (see :func:`real_rows`).
+            Given, the GRU updates those rows only and the padding nodes' states are 0; the same
+            rows must be given at every step of one batch (the GRU's state holds only them).
 
         Returns
         -------
@@ -59,7 +65,12 @@ class GGNNUpdate(Chain):
         received = F.reshape(F.transpose(adj, (0, 2, 3, 1)), (mb, node, node * n_edge))
         m = F.matmul(received, sent)
         x = F.concat((F.reshape(h, (mb * node, in_ch)), F.reshape(m, (mb * node, hid))), axis=1)
-        return F.reshape(self.update_layer(x), (mb, node, self.out_channels))
+        if real_rows is None:
+            return F.reshape(self.update_layer(x), (mb, node, self.out_channels))
+        # a padding node sends and receives nothing (its adjacency rows and columns are 0), so its
+        # state is needed by no real node: only the real nodes' rows go through the GRU
+        state = put_rows(self.update_layer(take_rows(x, real_rows)), real_rows, mb * node)
+        return F.reshape(state, (mb, node, self.out_channels))
 
     def _messages(self, h):
         """``graph_linear(h)`` with its output laid out (edge type, ch): (minibatch, node, n_edge * hid)."""
@@ -73,3 +84,10 @@ class GGNNUpdate(Chain):
     def reset_state(self) -> None:
         """Forget the GRU state (call once per new batch of graphs)."""
         self.update_layer.reset_state()
+
+
+def real_rows(is_real_node):
+    """The indices (int64, ascending) of the real nodes among the ``minibatch * node`` rows of a
+    padded batch, from its ``is_real_node`` mask (minibatch, node); the mask's array module."""
+    xp = backend.get_array_module(is_real_node)
+    return xp.flatnonzero(is_real_node.reshape(-1))
