@@ -5,7 +5,8 @@ from kusari import functions as F
 from kusari.chem.config import MAX_ATOMIC_NUM
 from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
 from kusari.chem.links.readout.ggnn_readout import GGNNReadout
-from kusari.chem.links.update.ggnn_update import GGNNUpdate, real_rows
+from kusari.chem.links.update._rows import real_rows
+from kusari.chem.links.update.ggnn_update import GGNNUpdate
 from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
 from kusari.link import Chain, ChainList
 from kusari.variable import as_array

@@ -1,5 +1,7 @@
 """Moving the real nodes' rows of a padded graph batch into a packed array and back, differentiably.
 
+``real_rows(is_real_node)`` finds those rows (the mask is 1 for a real node, 0 for padding).
+
 ``take_rows(x, rows)`` is ``x[rows]`` and ``put_rows(y, rows, n)`` writes y's rows at ``rows`` of an
 (n, ...) array of zeros. Each is the other's gradient. ``rows`` holds distinct indices, so the
 gradients are plain assignments (``F.get_item``'s general gradient adds with ``numpy.add.at``, which
@@ -59,3 +61,9 @@ def take_rows(x, rows):
 def put_rows(y, rows, n: int):
     """An (n, ...) Variable of zeros with ``y``'s rows (len(rows), ...) at the distinct ``rows``."""
     return PutRows(rows, n).apply((y,))[0]
+
+
+def real_rows(is_real_node):
+    """The indices (int64, ascending) of the real nodes among the ``minibatch * node`` rows of a
+    padded batch, from its 0/1 ``is_real_node`` mask (minibatch, node); the mask's array module."""
+    return backend.get_array_module(is_real_node).flatnonzero(is_real_node.reshape(-1))

@@ -1,6 +1,5 @@
 """GGNNUpdate: edge-type-wise messages aggregated into a GRU (Li et al., 2015)."""
 
-from kusari import backend
 from kusari import functions as F
 from kusari.chem.links.connection.graph_linear import GraphLinear
 from kusari.chem.links.update._rows import put_rows, take_rows
@@ -44,9 +43,10 @@ class GGNNUpdate(Chain):
         h : Variable, shape (minibatch, node, in_channels)
         adj : array or Variable, shape (minibatch, n_edge_types, node, node)
         real_rows : int array or None
-            Indices of the real nodes among the ``minibatch * node`` rows (see :func:`real_rows`).
-            Given, the GRU updates those rows only and the padding nodes' states are 0; the same
-            rows must be given at every step of one batch (the GRU's state holds only them).
+            Indices of the real nodes among the ``minibatch * node`` rows (see :func:`kusari.chem.links.update._rows.real_rows`).
+            Given, only those rows' messages and GRU updates are computed and the padding nodes'
+            states are 0; the same rows must be given at every step of one batch (the GRU's state
+            holds only them).
 
         Returns
         -------
@@ -61,33 +61,32 @@ class GGNNUpdate(Chain):
         # `sent` is node j's message along edge type e, and column j * n_edge + e of `received` is
         # adj[:, e, :, j]. The parameters keep Chainer Chemistry's (ch, edge type) output layout;
         # their rows are reordered to (edge type, ch) here, which needs no copy of the messages.
-        sent = F.reshape(self._messages(h), (mb, node * n_edge, hid))
-        received = F.reshape(F.transpose(adj, (0, 2, 3, 1)), (mb, node, node * n_edge))
-        m = F.matmul(received, sent)
-        x = F.concat((F.reshape(h, (mb * node, in_ch)), F.reshape(m, (mb * node, hid))), axis=1)
+        rows = F.reshape(h, (mb * node, in_ch))
         if real_rows is None:
-            return F.reshape(self.update_layer(x), (mb, node, self.out_channels))
-        # a padding node sends and receives nothing (its adjacency rows and columns are 0), so its
-        # state is needed by no real node: only the real nodes' rows go through the GRU
-        state = put_rows(self.update_layer(take_rows(x, real_rows)), real_rows, mb * node)
-        return F.reshape(state, (mb, node, self.out_channels))
+            sent = self._messages(rows)
+        else:
+            # a padding node sends and receives nothing (its adjacency rows and columns are 0), so
+            # its state is needed by no real node: only the real nodes' rows are computed, and the
+            # padding rows of the messages and of the new state are 0
+            rows = take_rows(rows, real_rows)
+            sent = put_rows(self._messages(rows), real_rows, mb * node)
+        received = F.reshape(F.transpose(adj, (0, 2, 3, 1)), (mb, node, node * n_edge))
+        m = F.reshape(F.matmul(received, F.reshape(sent, (mb, node * n_edge, hid))), (mb * node, hid))
+        if real_rows is None:
+            return F.reshape(self.update_layer(F.concat((rows, m), axis=1)), (mb, node, self.out_channels))
+        state = self.update_layer(F.concat((rows, take_rows(m, real_rows)), axis=1))
+        return F.reshape(put_rows(state, real_rows, mb * node), (mb, node, self.out_channels))
 
-    def _messages(self, h):
-        """``graph_linear(h)`` with its output laid out (edge type, ch): (minibatch, node, n_edge * hid)."""
+    def _messages(self, rows):
+        """``graph_linear`` of node rows (R, in_channels), laid out (edge type, ch): (R, n_edge * hid)."""
         linear, n_edge, hid = self.graph_linear, self.n_edge_types, self.hidden_channels
         if linear.W.array is None:
-            linear._initialize_params(h.shape[2])
+            linear._initialize_params(rows.shape[1])
         W = F.reshape(F.transpose(F.reshape(linear.W, (hid, n_edge, -1)), (1, 0, 2)), (n_edge * hid, -1))
         b = None if linear.b is None else F.reshape(F.transpose(F.reshape(linear.b, (hid, n_edge))), (-1,))
-        return F.linear(h, W, b, n_batch_axes=2)
+        return F.linear(rows, W, b)
 
     def reset_state(self) -> None:
         """Forget the GRU state (call once per new batch of graphs)."""
         self.update_layer.reset_state()
 
-
-def real_rows(is_real_node):
-    """The indices (int64, ascending) of the real nodes among the ``minibatch * node`` rows of a
-    padded batch, from its ``is_real_node`` mask (minibatch, node); the mask's array module."""
-    xp = backend.get_array_module(is_real_node)
-    return xp.flatnonzero(is_real_node.reshape(-1))
