@@ -120,15 +120,23 @@ def batch_experiences(experiences: List[List[dict]], device, phi: Callable[[Any]
         terminated) and ``discount`` (``gamma**len``), and ``next_action`` when every last
         transition has one.
     """
+    if all(len(exp) == 1 for exp in experiences):
+        # one-step experiences (the common case): the sums below reduce to the transition's own values
+        firsts = [exp[0] for exp in experiences]
+        reward = [t["reward"] for t in firsts]
+        terminal = [t["is_state_terminal"] for t in firsts]
+        discount = [gamma] * len(firsts)
+    else:
+        reward = [sum(gamma ** i * t["reward"] for i, t in enumerate(exp)) for exp in experiences]
+        terminal = [any(t["is_state_terminal"] for t in exp) for exp in experiences]
+        discount = [gamma ** len(exp) for exp in experiences]
     batch = {
         "state": batch_states([exp[0]["state"] for exp in experiences], device, phi),
         "action": to_device(device, numpy.asarray([exp[0]["action"] for exp in experiences])),
-        "reward": _float32(device, [sum(gamma ** i * t["reward"] for i, t in enumerate(exp))
-                                    for exp in experiences]),
+        "reward": _float32(device, reward),
         "next_state": batch_states([exp[-1]["next_state"] for exp in experiences], device, phi),
-        "is_state_terminal": _float32(device, [any(t["is_state_terminal"] for t in exp)
-                                               for exp in experiences]),
-        "discount": _float32(device, [gamma ** len(exp) for exp in experiences]),
+        "is_state_terminal": _float32(device, terminal),
+        "discount": _float32(device, discount),
     }
     if all(exp[-1]["next_action"] is not None for exp in experiences):
         batch["next_action"] = to_device(
