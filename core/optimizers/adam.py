@@ -9,6 +9,8 @@ step = alpha_t / (sqrt(vhat) + eps)`` (clipped to AdaBound's bounds when ``adabo
 """
 import math
 
+import numpy
+
 from kusari import backend
 from kusari.optimizers._base import BuiltinMethod, BuiltinRule, make_defaults
 
@@ -16,6 +18,19 @@ _default_hyperparam = make_defaults(
     alpha=0.001, beta1=0.9, beta2=0.999, eps=1e-8, eta=1.0, weight_decay_rate=0,
     amsgrad=False, adabound=False, final_lr=0.1, gamma=1e-3)
 _d = _default_hyperparam
+
+
+def _flush_subnormals(moment, scratch) -> None:
+    """Set the subnormal entries of ``moment`` to 0, using ``scratch`` (same shape) as workspace.
+
+    A gradient that stays 0 (a dead ReLU's weights) decays its moments geometrically through
+    float32's subnormal range, where every arithmetic op is about a hundred times slower on x86:
+    in DQN's CartPole training half of the hidden layer's ``m`` sits there, and Adam took a third
+    of the run. A subnormal moment moves its parameter by less than 1e-30, so 0 changes nothing
+    a float32 parameter of ordinary size can show.
+    """
+    numpy.abs(moment, out=scratch)
+    moment[scratch < numpy.finfo(moment.dtype).tiny] = 0
 
 
 def _alpha_t(hp, t: int) -> float:
@@ -82,10 +97,14 @@ class AdamRule(BuiltinRule):
         t = xp.subtract(grad, m, out=xp.empty_like(m))    # an array also for 0-d parameters
         t *= 1 - hp.beta1
         m += t
+        if xp is numpy:
+            _flush_subnormals(m, t)
         xp.multiply(grad, grad, out=t)
         t -= v
         t *= 1 - hp.beta2
         v += t
+        if xp is numpy:
+            _flush_subnormals(v, t)
         vhat = v
         if hp.amsgrad:
             vhat = self.state["vhat"]

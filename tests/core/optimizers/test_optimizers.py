@@ -318,6 +318,28 @@ def test_adam_bias_corrected_rate(make_params):
     assert link.w.update_rule.lr == pytest.approx(expected)
 
 
+def test_adam_flushes_subnormal_moments_without_moving_parameters(make_params):
+    # one gradient of 1, then zeros (a dead unit): m decays as 0.1 * 0.9**k, below float32's smallest
+    # normal after about 830 steps; Adam sets it to 0 there instead of computing on subnormals
+    tiny = numpy.finfo(numpy.float32).tiny
+    link = make_params(w=numpy.full(3, 0.5, numpy.float32))
+    opt = optimizers.Adam(alpha=1e-3).setup(link)
+    m_ref = v_ref = 0.0
+    w_ref = 0.5
+    for step in range(1, 901):
+        g = 1.0 if step == 1 else 0.0
+        link.w.grad = numpy.full(3, g, numpy.float32)
+        opt.update()
+        m_ref = 0.9 * m_ref + 0.1 * g
+        v_ref = 0.999 * v_ref + 0.001 * g * g
+        w_ref -= (1e-3 * math.sqrt(1 - 0.999 ** step) / (1 - 0.9 ** step)) * m_ref / (math.sqrt(v_ref) + 1e-8)
+    m = link.w.update_rule.state["m"]
+    assert m_ref < tiny                           # the moment itself would be subnormal by now
+    numpy.testing.assert_array_equal(m, 0)        # flushed, not subnormal
+    assert numpy.all(link.w.update_rule.state["v"] >= tiny)   # v (0.999 per step) is still normal
+    numpy.testing.assert_allclose(link.w.array, w_ref, rtol=1e-6)
+
+
 def test_adam_eps_underflow_names_dtype(make_params):
     link = make_params(w=numpy.ones(2, numpy.float16))
     opt = optimizers.Adam(eps=1e-10).setup(link)
