@@ -43,10 +43,10 @@ class GGNNUpdate(Chain):
         h : Variable, shape (minibatch, node, in_channels)
         adj : array or Variable, shape (minibatch, n_edge_types, node, node)
         real_rows : int array or None
-            Indices of the real nodes among the ``minibatch * node`` rows (see :func:`kusari.chem.links.update._rows.real_rows`).
-            Given, only those rows' messages and GRU updates are computed and the padding nodes'
-            states are 0; the same rows must be given at every step of one batch (the GRU's state
-            holds only them).
+            Indices of the real nodes among the ``minibatch * node`` rows (``_rows.real_rows`` of the
+            batch's ``is_real_node``). Given, only those rows' messages and GRU updates are computed
+            and the padding nodes' states are 0; the same rows must be given at every step of one
+            batch (the GRU's state holds only them).
 
         Returns
         -------
@@ -89,4 +89,3 @@ class GGNNUpdate(Chain):
     def reset_state(self) -> None:
         """Forget the GRU state (call once per new batch of graphs)."""
         self.update_layer.reset_state()
-
