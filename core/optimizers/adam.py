@@ -21,13 +21,15 @@ _d = _default_hyperparam
 
 
 def _flush_subnormals(moment, scratch) -> None:
-    """Set the subnormal entries of ``moment`` to 0, using ``scratch`` (same shape) as workspace.
+    """Set the subnormal entries of ``moment`` (Adam's ``m``) to 0, using ``scratch`` (same shape) as
+    workspace.
 
-    A gradient that stays 0 (a dead ReLU's weights) decays its moments geometrically through
-    float32's subnormal range, where every arithmetic op is about a hundred times slower on x86:
-    in DQN's CartPole training half of the hidden layer's ``m`` sits there, and Adam took a third
-    of the run. A subnormal moment moves its parameter by less than 1e-30, so 0 changes nothing
-    a float32 parameter of ordinary size can show.
+    A gradient that stays 0 (a dead ReLU's weights) decays ``m`` by beta1 per step through float32's
+    subnormal range, where every arithmetic op is about a hundred times slower on x86: in DQN's
+    CartPole training half of the hidden layer's ``m`` sits there, and Adam took a third of the run.
+    A subnormal ``m`` moves its parameter by less than 1e-30, so 0 changes nothing a float32
+    parameter of ordinary size can show. ``v`` is left alone: it decays a hundred times slower, and
+    with ``eps=0`` a flushed ``v`` beside a small normal ``m`` would divide by zero.
     """
     numpy.abs(moment, out=scratch)
     moment[scratch < numpy.finfo(moment.dtype).tiny] = 0
@@ -103,8 +105,6 @@ class AdamRule(BuiltinRule):
         t -= v
         t *= 1 - hp.beta2
         v += t
-        if xp is numpy:
-            _flush_subnormals(v, t)
         vhat = v
         if hp.amsgrad:
             vhat = self.state["vhat"]
