@@ -4,12 +4,12 @@ from collections.abc import Callable
 from kusari import functions as F
 from kusari.chem.config import MAX_ATOMIC_NUM
 from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
+from kusari.chem.links.readout._mask import padding_mask
 from kusari.chem.links.readout.ggnn_readout import GGNNReadout
 from kusari.chem.links.update._rows import real_rows
 from kusari.chem.links.update.ggnn_update import GGNNUpdate
 from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
 from kusari.link import Chain, ChainList
-from kusari.variable import as_array
 
 
 class GGNN(Chain):
@@ -77,7 +77,7 @@ class GGNN(Chain):
         h = self.embed(atom_array) if is_atom_ids(name, atom_array) else atom_array
         h0 = h
         # with the padding mask, the padding nodes' states are read by nothing: their updates are skipped
-        rows = (real_rows(as_array(is_real_node))
+        rows = (real_rows(padding_mask(is_real_node, h.shape[:2]))
                 if is_real_node is not None and isinstance(self.update_layers[0], GGNNUpdate) else None)
         g_list = []
         for step in range(self.n_update_layers):

@@ -58,7 +58,6 @@ def value(who: str, x, like: Variable) -> Variable:
     return Variable(xp.asarray(x, dtype=like.dtype), requires_grad=False)
 
 
-
 @static_code
 def random_draws(sample, *args):
     """``sample(xp, *args)`` with ``xp`` the array module of ``args[0]`` (an array): a distribution's

@@ -18,9 +18,15 @@ def mask_padding_nodes(g, is_real_node):
     """
     if is_real_node is None:
         return g
-    mask = is_real_node.array if isinstance(is_real_node, Variable) else is_real_node
-    if mask.shape != g.shape[:2]:
-        raise ValueError(f"readout: is_real_node must have shape (minibatch, node) = "
-                         f"{tuple(g.shape[:2])}, got {mask.shape}")
+    mask = padding_mask(is_real_node, g.shape[:2])
     xp = backend.get_array_module(mask)
     return g * xp.broadcast_to(mask.astype(g.dtype, copy=False)[:, :, None], g.shape)
+
+
+def padding_mask(is_real_node, shape):
+    """``is_real_node`` (array or Variable) as an array, checked to have ``shape`` (minibatch, node)."""
+    mask = is_real_node.array if isinstance(is_real_node, Variable) else is_real_node
+    if mask.shape != tuple(shape):
+        raise ValueError(f"readout: is_real_node must have shape (minibatch, node) = "
+                         f"{tuple(shape)}, got {mask.shape}")
+    return mask

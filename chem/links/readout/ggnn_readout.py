@@ -3,10 +3,9 @@ from collections.abc import Callable
 
 from kusari import functions as F
 from kusari.chem.links.connection.graph_linear import GraphLinear
-from kusari.chem.links.readout._mask import mask_padding_nodes
+from kusari.chem.links.readout._mask import padding_mask
 from kusari.chem.links.update._rows import put_rows, real_rows, take_rows
 from kusari.link import Chain
-from kusari.variable import as_array
 
 
 class GGNNReadout(Chain):
@@ -51,14 +50,10 @@ class GGNNReadout(Chain):
         hh = h if h0 is None else F.concat((h, h0), axis=2)
         if is_real_node is None:
             g = F.sigmoid(self.i_layer(hh)) * self.activation(self.j_layer(hh))
-            return self.activation_agg(F.sum(mask_padding_nodes(g, is_real_node), axis=1))
+            return self.activation_agg(F.sum(g, axis=1))
         # the padding nodes' terms are masked out: only the real nodes' rows are computed
         mb, node, ch = hh.shape
-        mask = as_array(is_real_node)
-        if mask.shape != (mb, node):
-            raise ValueError(f"GGNNReadout: is_real_node must have shape (minibatch, node) = "
-                             f"{(mb, node)}, got {mask.shape}")
-        rows = real_rows(mask)
+        rows = real_rows(padding_mask(is_real_node, (mb, node)))
         hr = F.reshape(take_rows(F.reshape(hh, (mb * node, ch)), rows), (1, len(rows), ch))
         g = F.sigmoid(self.i_layer(hr)) * self.activation(self.j_layer(hr))
         g = put_rows(F.reshape(g, (len(rows), self.out_dim)), rows, mb * node)

@@ -85,3 +85,12 @@ def test_masked_batch_equals_each_molecule_alone(weight_tying):
     numpy.testing.assert_allclose(y.array, numpy.stack(alone), rtol=1e-5, atol=1e-6)
     for name, g in batch_grads.items():
         numpy.testing.assert_allclose(g, alone_grads[name], rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_mask_of_another_shape_is_refused():
+    rng = numpy.random.RandomState(4)
+    atoms, adj, real = _padded([_molecule(rng, 3), _molecule(rng, 5)], 6)
+    numpy.random.seed(0)
+    model = GGNN(out_dim=2, hidden_channels=4, n_update_layers=2)
+    with pytest.raises(ValueError, match=r"is_real_node must have shape \(minibatch, node\) = \(2, 6\), got \(2, 5\)"):
+        model(atoms, adj, real[:, :5])
