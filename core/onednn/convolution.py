@@ -2,15 +2,17 @@
 convolution) and backward-weights, N-d, strided, padded, dilated and grouped, float32.
 
 Each function returns None when oneDNN cannot compute the case (no library, another dtype, a
-shape it rejects), and the caller runs its NumPy kernel instead. Arrays are plain channels-first
-at this interface; the primitives may choose blocked layouts inside, reached by reorders.
+shape it rejects), and the caller runs its NumPy kernel instead. Arrays are (N, C, d...) at this
+interface, row-major or channels-last (:mod:`kusari.onednn.layout`): a 2-D convolution with enough
+channels reads and writes channels-last memory directly; otherwise the primitives may choose
+blocked layouts inside, reached by reorders.
 """
 from __future__ import annotations
 
 import numpy
 
 from kusari import utils
-from kusari.onednn import primitive
+from kusari.onednn import layout, primitive
 from kusari.onednn.library import Library
 
 _FORWARD_TRAINING = 64
@@ -23,7 +25,7 @@ _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST = 129, 130
 class _Geometry:
     """A convolution's shapes and its oneDNN parameters (dilation counted from 0, explicit right padding)."""
 
-    def __init__(self, src, weights, dst, stride, pad, dilate, groups):
+    def __init__(self, src, weights, dst, stride, pad, dilate, groups, channels_last):
         self.src, self.dst = tuple(src), tuple(dst)
         # Grouped filters are (groups, C_out / groups, C_in / groups, k...) to oneDNN: the same bytes.
         self.grouped = (groups, weights[0] // groups) + tuple(weights[1:]) if groups > 1 else tuple(weights)
@@ -33,6 +35,7 @@ class _Geometry:
         self.pad_r = primitive.dims(
             (o - 1) * s + (k - 1) * d + 1 - i - p
             for o, s, k, d, i, p in zip(dst[2:], stride, weights[2:], dilate, src[2:], pad))
+        self.channels_last = channels_last
         # A pointwise convolution is a GEMM on the plain layout. On images of 14x14 and more, oneDNN's
         # GEMM kernel there beats its blocked kernels once their reorders of x and y are counted
         # (ResNet-50's 1x1 convolutions, forward and both backwards: 0.47-0.99x the time); on 7x7
@@ -41,21 +44,21 @@ class _Geometry:
                       and utils.size_of_shape(src[2:]) >= 100)
 
     def any_mds(self, lib):
-        """Descriptors of src, weights and dst that let the primitive choose their layouts (src and dst
-        stay plain for a plain-layout convolution)."""
-        data = None if self.plain else primitive.FORMAT_ANY
+        """Descriptors of src, weights and dst: the weights' layout is the primitive's choice; src and dst
+        are channels-last for a channels-last convolution, plain for a plain-layout one, else its choice."""
         f32 = numpy.float32
-        return [primitive.MemoryDesc(lib, self.src, f32, data),
-                primitive.MemoryDesc(lib, self.grouped, f32, primitive.FORMAT_ANY),
+        weights = primitive.MemoryDesc(lib, self.grouped, f32, primitive.FORMAT_ANY)
+        if self.channels_last:
+            return [primitive.MemoryDesc(lib, self.src, f32, channels_last=True), weights,
+                    primitive.MemoryDesc(lib, self.dst, f32, channels_last=True)]
+        data = None if self.plain else primitive.FORMAT_ANY
+        return [primitive.MemoryDesc(lib, self.src, f32, data), weights,
                 primitive.MemoryDesc(lib, self.dst, f32, data)]
-
-    def plain_md(self, lib, shape):
-        return primitive.MemoryDesc(lib, shape, numpy.float32)
 
     def forward_pd(self, lib, prop, bias, attr):
         """The forward primitive descriptor (what backward primitives take as their hint)."""
         src, weights, dst = self.any_mds(lib)
-        bias_md = self.plain_md(lib, (self.dst[1],)) if bias else None
+        bias_md = primitive.MemoryDesc(lib, (self.dst[1],), numpy.float32) if bias else None
         return primitive.PrimitiveDesc(
             lib, "dnnl_convolution_forward_primitive_desc_create",
             lib.convolution_forward_primitive_desc_create, lib.engine, prop, _DIRECT,
@@ -63,15 +66,16 @@ class _Geometry:
             self.stride, self.dilate, self.pad_l, self.pad_r, attr.handle)
 
 
-def _build(kind, lib: Library, g: _Geometry, bias: bool) -> primitive.Plan:
-    """The Plan of one convolution primitive: ``kind`` is forward, backward_data or backward_weights."""
+def _build(kind, lib: Library, g: _Geometry, bias: bool, layouts) -> primitive.Plan:
+    """The Plan of one convolution primitive: ``kind`` is forward, backward_data or backward_weights;
+    ``layouts[arg]`` is True for the data arguments given (or written) channels-last."""
     attr = primitive.Attr(lib)
     if kind == "forward":
         pd = g.forward_pd(lib, _FORWARD_TRAINING, bias, attr)
         mds = {ARG_SRC: _Q_SRC, ARG_WEIGHTS: _Q_WEIGHTS, ARG_DST: _Q_DST}
         if bias:
-            mds[ARG_BIAS] = g.plain_md(lib, (g.dst[1],))
-        plain, output = {ARG_SRC: g.src, ARG_WEIGHTS: g.grouped, ARG_DST: g.dst}, ARG_DST
+            mds[ARG_BIAS] = primitive.MemoryDesc(lib, (g.dst[1],), numpy.float32)
+        shapes, output = {ARG_SRC: g.src, ARG_WEIGHTS: g.grouped, ARG_DST: g.dst}, ARG_DST
     else:
         hint = g.forward_pd(lib, _FORWARD_TRAINING, False, primitive.Attr(lib))
         src, weights, dst = g.any_mds(lib)
@@ -81,45 +85,52 @@ def _build(kind, lib: Library, g: _Geometry, bias: bool) -> primitive.Plan:
                                          lib.convolution_backward_data_primitive_desc_create, lib.engine,
                                          _DIRECT, src.handle, weights.handle, dst.handle, *window)
             mds = {ARG_DIFF_SRC: _Q_DIFF_SRC, ARG_WEIGHTS: _Q_WEIGHTS, ARG_DIFF_DST: _Q_DIFF_DST}
-            plain, output = {ARG_DIFF_SRC: g.src, ARG_WEIGHTS: g.grouped, ARG_DIFF_DST: g.dst}, ARG_DIFF_SRC
+            shapes, output = {ARG_DIFF_SRC: g.src, ARG_WEIGHTS: g.grouped, ARG_DIFF_DST: g.dst}, ARG_DIFF_SRC
         else:
             pd = primitive.PrimitiveDesc(lib, "dnnl_convolution_backward_weights_primitive_desc_create",
                                          lib.convolution_backward_weights_primitive_desc_create, lib.engine,
                                          _DIRECT, src.handle, weights.handle, None, dst.handle, *window)
             mds = {ARG_SRC: _Q_SRC, ARG_DIFF_WEIGHTS: _Q_DIFF_WEIGHTS, ARG_DIFF_DST: _Q_DIFF_DST}
-            plain = {ARG_SRC: g.src, ARG_DIFF_WEIGHTS: g.grouped, ARG_DIFF_DST: g.dst}
+            shapes = {ARG_SRC: g.src, ARG_DIFF_WEIGHTS: g.grouped, ARG_DIFF_DST: g.dst}
             output = ARG_DIFF_WEIGHTS
     prim = primitive.Primitive(lib, pd, mds)
-    return primitive.Plan(lib, prim, {arg: g.plain_md(lib, shape) for arg, shape in plain.items()}, (output,))
+    given = {arg: primitive.MemoryDesc(lib, shape, numpy.float32, channels_last=layouts.get(arg, False))
+             for arg, shape in shapes.items()}
+    return primitive.Plan(lib, prim, given, (output,))
 
 
-def pays(ksize, stride) -> bool:
+def pays(ksize, stride, x) -> bool:
     """Whether oneDNN beats the NumPy kernels (measured on ResNet shapes), for ``use_onednn='auto'``.
 
     A strided 1x1 convolution reads a fraction of x; NumPy's kernels slice x first, while oneDNN's
-    reorder x whole (3-7x slower on ResNet-20's and ResNet-50's projection shortcuts).
+    reorder a row-major x whole (3-7x slower on ResNet-20's and ResNet-50's projection shortcuts).
+    A channels-last x needs no reorder.
     """
-    return not (all(k == 1 for k in ksize) and any(s > 1 for s in stride))
+    return layout.is_channels_last(x) or not (all(k == 1 for k in ksize) and any(s > 1 for s in stride))
 
 
-def _plan(kind, lib, src, weights, dst, stride, pad, dilate, groups, bias=False):
-    key = ("convolution", kind, src, weights, dst, stride, pad, dilate, groups, bias)
+def _plan(kind, lib, src, weights, dst, stride, pad, dilate, groups, bias=False, layouts=()):
+    """The cached Plan; ``layouts`` pairs each data argument with whether it is channels-last, and
+    the primitive itself works channels-last when any of them is."""
+    key = ("convolution", kind, src, weights, dst, stride, pad, dilate, groups, bias, layouts)
+    channels_last = any(flag for _, flag in layouts)
     return primitive.CACHE.get(key, lambda: _build(kind, lib, _Geometry(src, weights, dst, stride, pad, dilate,
-                                                                          groups), bias))
-
-
-def _contiguous(*arrays):
-    return [numpy.ascontiguousarray(a) for a in arrays]
+                                                                          groups, channels_last), bias, dict(layouts)))
 
 
 def forward(lib, x, W, b, stride, pad, dilate, groups, outsize):
-    """``conv(x, W) + b`` of shape (N, C_out, *outsize) (the bias fused into the primitive), or None."""
-    x, W = _contiguous(x, W)
+    """``conv(x, W) + b`` of shape (N, C_out, *outsize) (the bias fused into the primitive), or None.
+
+    The result is channels-last when :func:`kusari.onednn.layout.preferred` says so.
+    """
+    x, W = layout.as_given(x), numpy.ascontiguousarray(W)
     dst = (x.shape[0], W.shape[0]) + tuple(outsize)
-    plan = _plan("forward", lib, x.shape, W.shape, dst, stride, pad, dilate, groups, b is not None)
+    channels_last = layout.preferred(dst)
+    layouts = ((ARG_SRC, layout.is_channels_last(x)), (ARG_DST, channels_last))
+    plan = _plan("forward", lib, x.shape, W.shape, dst, stride, pad, dilate, groups, b is not None, layouts)
     if plan is None:
         return None
-    y = numpy.empty(dst, numpy.float32)
+    y = layout.empty(dst, numpy.float32, channels_last)
     arrays = {ARG_SRC: x, ARG_WEIGHTS: W, ARG_DST: y}
     if b is not None:
         arrays[ARG_BIAS] = numpy.ascontiguousarray(b)
@@ -130,23 +141,27 @@ def forward(lib, x, W, b, stride, pad, dilate, groups, outsize):
 def backward_data(lib, gy, W, stride, pad, dilate, groups, insize):
     """The gradient of :func:`forward` with respect to x, of shape (N, C_in, *insize), or None.
 
-    With ``gy`` read as an input this is the transposed convolution of ``gy`` by ``W``.
+    With ``gy`` read as an input this is the transposed convolution of ``gy`` by ``W``. The result
+    is channels-last when :func:`kusari.onednn.layout.preferred` says so.
     """
-    gy, W = _contiguous(gy, W)
+    gy, W = layout.as_given(gy), numpy.ascontiguousarray(W)
     src = (gy.shape[0], W.shape[1] * groups) + tuple(insize)
-    plan = _plan("backward_data", lib, src, W.shape, gy.shape, stride, pad, dilate, groups)
+    channels_last = layout.preferred(src)
+    layouts = ((ARG_DIFF_DST, layout.is_channels_last(gy)), (ARG_DIFF_SRC, channels_last))
+    plan = _plan("backward_data", lib, src, W.shape, gy.shape, stride, pad, dilate, groups, layouts=layouts)
     if plan is None:
         return None
-    gx = numpy.empty(src, numpy.float32)
+    gx = layout.empty(src, numpy.float32, channels_last)
     plan.run({ARG_DIFF_SRC: gx, ARG_WEIGHTS: W, ARG_DIFF_DST: gy})
     return gx
 
 
 def backward_weights(lib, x, gy, ksize, stride, pad, dilate, groups):
     """The gradient of :func:`forward` with respect to W, of shape (C_out, C_in / groups, *ksize), or None."""
-    x, gy = _contiguous(x, gy)
+    x, gy = layout.as_given(x), layout.as_given(gy)
     weights = (gy.shape[1], x.shape[1] // groups) + tuple(ksize)
-    plan = _plan("backward_weights", lib, x.shape, weights, gy.shape, stride, pad, dilate, groups)
+    layouts = ((ARG_SRC, layout.is_channels_last(x)), (ARG_DIFF_DST, layout.is_channels_last(gy)))
+    plan = _plan("backward_weights", lib, x.shape, weights, gy.shape, stride, pad, dilate, groups, layouts=layouts)
     if plan is None:
         return None
     gW = numpy.empty(weights, numpy.float32)

@@ -18,6 +18,7 @@ import threading
 
 import numpy
 
+from kusari.onednn import layout
 from kusari.onednn.library import Library, OneDNNError
 
 F32 = 3
@@ -44,20 +45,18 @@ def dims(values) -> ctypes.Array:
 
 class MemoryDesc:
     """An owned ``dnnl_memory_desc_t`` for ``shape`` of ``dtype``: row-major (NumPy's C order) by
-    default, else in the layout of the format tag ``tag`` (``FORMAT_ANY``: the primitive chooses)."""
+    default, channels-last (:mod:`kusari.onednn.layout`) when ``channels_last``, else in the layout
+    of the format tag ``tag`` (``FORMAT_ANY``: the primitive chooses)."""
 
     __slots__ = ("lib", "handle")
 
-    def __init__(self, lib: Library, shape, dtype, tag=None):
+    def __init__(self, lib: Library, shape, dtype, tag=None, channels_last=False):
         self.lib = lib
         self.handle = ctypes.c_void_p()
         if tag is None:
-            strides, step = [], 1
-            for size in reversed(shape):
-                strides.append(step)
-                step *= size
+            strides = layout.strides(shape, channels_last)
             lib.call("dnnl_memory_desc_create_with_strides", lib.memory_desc_create_with_strides,
-                     ctypes.byref(self.handle), len(shape), dims(shape), data_type(dtype), dims(strides[::-1]))
+                     ctypes.byref(self.handle), len(shape), dims(shape), data_type(dtype), dims(strides))
         else:
             lib.call("dnnl_memory_desc_create_with_tag", lib.memory_desc_create_with_tag,
                      ctypes.byref(self.handle), len(shape), dims(shape), data_type(dtype), tag)
@@ -203,9 +202,10 @@ def reorder(lib: Library, src_md, dst_md) -> Primitive:
 
 
 class Plan:
-    """A primitive run on plain (row-major) NumPy arrays, with the reorders to and from the layouts it chose.
+    """A primitive run on NumPy arrays (row-major or channels-last), with the reorders to and from the
+    layouts it chose.
 
-    ``plain[arg]`` is the plain memory descriptor of each argument given as a NumPy array;
+    ``plain[arg]`` is the memory descriptor of each argument given as a NumPy array;
     ``outputs`` names the arguments the primitive writes. An argument whose chosen layout is not
     the plain one goes through a temporary buffer and a reorder (before the run for inputs,
     after it for outputs).
@@ -225,8 +225,8 @@ class Plan:
                                  else reorder(lib, md.handle, chosen))
 
     def run(self, arrays: dict) -> None:
-        """Execute with ``arrays[arg]`` bound to each argument (NumPy arrays in the plain layout, or
-        buffers of the primitive's own layout for arguments without a plain descriptor)."""
+        """Execute with ``arrays[arg]`` bound to each argument (NumPy arrays in the layout of their
+        descriptor, or buffers of the primitive's own layout for arguments without one)."""
         bound = {}
         for slot, (arg, array) in enumerate(arrays.items()):
             convert = self._to.get(arg)

@@ -141,11 +141,12 @@ def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1, 
     """Grouped N-d convolution (cross-correlation), plus the bias ``b`` (C_out,) if given.
 
     ``x``: (N, C, d...), ``W``: (C_out, C / groups, k...); ``cover_all`` a bool or one per axis.
-    Returns (N, C_out, o...), contiguous. oneDNN computes it when :mod:`kusari.onednn` allows,
+    Returns (N, C_out, o...), contiguous (channels-last when oneDNN computes it and
+    :func:`kusari.onednn.layout.preferred` says so). oneDNN computes it when :mod:`kusari.onednn` allows,
     else the shifted GEMMs of :mod:`kusari.utils.conv_shifted` or one batched GEMM on im2col.
     """
     nd = x.ndim - 2
-    lib = onednn.library_for(x, W, b, pays=onednn_convolution.pays(W.shape[2:], as_tuple(stride, nd)))
+    lib = onednn.library_for(x, W, b, pays=onednn_convolution.pays(W.shape[2:], as_tuple(stride, nd), x))
     if lib is not None:
         stride, pad, dilate = _as_tuples(nd, stride, pad, dilate)
         outs = tuple(get_conv_outsize(x.shape[2 + i], W.shape[2 + i], stride[i], pad[i],
@@ -171,7 +172,7 @@ def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, group
     ``x``: (N, C, d...), ``gy``: (N, C_out, o...). Returns (C_out, C / groups, *ksize).
     """
     nd = x.ndim - 2
-    lib = onednn.library_for(x, gy, pays=onednn_convolution.pays(ksize, as_tuple(stride, nd)))
+    lib = onednn.library_for(x, gy, pays=onednn_convolution.pays(ksize, as_tuple(stride, nd), x))
     if lib is not None:
         gW = onednn_convolution.backward_weights(lib, x, gy, tuple(ksize), *_as_tuples(nd, stride, pad, dilate),
                                                  groups)
@@ -277,7 +278,7 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
     nd = x.ndim - 2
     outsize = tuple(outsize)
     stride, pad, dilate = _as_tuples(nd, stride, pad, dilate)
-    lib = onednn.library_for(x, W, pays=onednn_convolution.pays(W.shape[2:], stride))
+    lib = onednn.library_for(x, W, pays=onednn_convolution.pays(W.shape[2:], stride, x))
     if lib is not None:
         y = onednn_convolution.backward_data(lib, x, W, stride, pad, dilate, groups, outsize)
         if y is not None:

@@ -231,7 +231,7 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
     lib = onednn.library_for(as_array(x), as_array(gamma), as_array(beta))
     if (lib is not None and _channel_axes(x, gamma, axes)
-            and onednn_bn.supports_training(lib, x.shape, eps)):
+            and onednn_bn.supports_training(lib, as_array(x), eps)):
         _warn_single_value(fname, x, axes, 2)
         node = BatchNormalization(lib, axes, expanded, eps, running_mean, running_var, decay)
         return node.apply((x, gamma, beta))[0]

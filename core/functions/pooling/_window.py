@@ -269,8 +269,9 @@ class WindowScatter(FunctionNode):
 
 
 def onednn_pooling(x, geom, algorithm):
-    """``(lib, y, workspace)``: pooling ``x`` over ``geom`` by oneDNN's ``algorithm`` (a constant of
-    :mod:`kusari.onednn.pooling`); None when oneDNN is not to be used, or lacks the forward or the backward.
+    """``(lib, y, saved)``: pooling ``x`` over ``geom`` by oneDNN's ``algorithm`` (a constant of
+    :mod:`kusari.onednn.pooling`), and what its backward needs; None when oneDNN is not to be used,
+    or lacks the forward or the backward.
 
     Windows lying entirely in the padding are left to NumPy, which defines them as 0.
     """
@@ -279,26 +280,27 @@ def onednn_pooling(x, geom, algorithm):
         return None
     kernels = onednn_pooling_kernels
     args = (geom.ksize, geom.stride, geom.pad)
-    if not kernels.offers_backward(lib, algorithm, x.shape, geom.outs, *args):
+    if not kernels.offers_backward(lib, algorithm, x, geom.outs, *args):
         return None
     result = kernels.forward(lib, algorithm, x, *args, geom.outs)
     return None if result is None else (lib,) + result
 
 
 class PoolingGrad(FunctionNode):
-    """The gradient of a pooling that oneDNN computed: oneDNN's backward of ``gy`` (with the forward's
-    workspace for max pooling); its own backward is ``adjoint()``, a node of the linear map's adjoint."""
+    """The gradient of a pooling that oneDNN computed: oneDNN's backward of ``gy`` (with what the
+    forward saved: its layout, and for max pooling its workspace); its own backward is ``adjoint()``,
+    a node of the linear map's adjoint."""
 
-    def __init__(self, lib, geom, algorithm, workspace, adjoint):
+    def __init__(self, lib, geom, algorithm, saved, adjoint):
         self._lib = lib
         self._geom = geom
         self._algorithm = algorithm
-        self._workspace = workspace
+        self._saved = saved
         self._adjoint = adjoint
 
     def forward(self, inputs):
         g = self._geom
-        return onednn_pooling_kernels.backward(self._lib, self._algorithm, inputs[0], self._workspace, g.dims,
+        return onednn_pooling_kernels.backward(self._lib, self._algorithm, inputs[0], self._saved, g.dims,
                                                g.ksize, g.stride, g.pad),
 
     def backward(self, indexes, grad_outputs):

@@ -27,12 +27,12 @@ class AveragePoolingND(FunctionNode):
         algorithm = (onednn_pooling.AVERAGE_EXCLUDE_PADDING if self._pad_value is None
                      else onednn_pooling.AVERAGE_INCLUDE_PADDING)
         fast = _window.onednn_pooling(x, geom, algorithm)
-        self._onednn = None if fast is None else (fast[0], algorithm)
+        self._onednn = None if fast is None else (fast[0], algorithm, fast[2])
         return _window.window_sum(x, geom, coeff) if fast is None else fast[1],
 
     def _onednn_grad(self):
-        lib, algorithm = self._onednn
-        return _window.PoolingGrad(lib, self._geom, algorithm, None,
+        lib, algorithm, saved = self._onednn
+        return _window.PoolingGrad(lib, self._geom, algorithm, saved,
                                    lambda: _window.WindowSum(self._geom, self._coeff))
 
     def backward(self, indexes, grad_outputs):

@@ -23,9 +23,9 @@ class MaxPoolingND(FunctionNode):
         if fast is None:
             y, self.indexes = _window.window_max(x, self._geom)
             return y,
-        lib, y, workspace = fast
+        lib, y, saved = fast
         self.retain_inputs((0,))
-        self._onednn = (lib, workspace)
+        self._onednn = (lib, saved)
         return y,
 
     def _found_indexes(self):
@@ -34,8 +34,8 @@ class MaxPoolingND(FunctionNode):
         return self.indexes
 
     def _onednn_grad(self):
-        lib, workspace = self._onednn
-        return _window.PoolingGrad(lib, self._geom, onednn_pooling.MAX, workspace,
+        lib, saved = self._onednn
+        return _window.PoolingGrad(lib, self._geom, onednn_pooling.MAX, saved,
                                    lambda: _window.WindowGather(self._geom, self._found_indexes()))
 
     def backward(self, indexes, grad_outputs):

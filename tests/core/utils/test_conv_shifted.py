@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import kusari
 from kusari.utils import blas, conv, conv_shifted
 
 pytestmark = pytest.mark.skipif(not blas.gemm_available(numpy.float32),
@@ -16,6 +17,13 @@ _CASES = [
 ]
 
 
+@pytest.fixture
+def numpy_kernels():
+    """These are the NumPy kernels' tests: oneDNN stays out."""
+    with kusari.using_config("use_onednn", "never"):
+        yield
+
+
 def _im2col_path(monkeypatch):
     monkeypatch.setattr(conv_shifted, "MIN_CHANNELS", 10 ** 9)
 
@@ -23,6 +31,7 @@ def _im2col_path(monkeypatch):
 @pytest.mark.parametrize("ins,ksize,pad,dilate", _CASES)
 @pytest.mark.parametrize("dtype,rtol", [(numpy.float64, 1e-12), (numpy.float32, 2e-5)])
 @pytest.mark.parametrize("block_bytes", [conv_shifted.BLOCK_BYTES, 1])  # 1: blocks of 256 grid columns
+@pytest.mark.usefixtures("numpy_kernels")
 def test_shifted_kernels_match_im2col(monkeypatch, ins, ksize, pad, dilate, dtype, rtol, block_bytes):
     monkeypatch.setattr(conv_shifted, "BLOCK_BYTES", block_bytes)
     rng = numpy.random.default_rng(0)
