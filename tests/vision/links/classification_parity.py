@@ -72,13 +72,13 @@ def seeded_file(make, x, fixture: dict, tmp_path) -> str:
     return path
 
 
-def assert_close(actual, expected, name: str = "") -> None:
-    """Within 1e-4, relative to the larger of 1 and the output's magnitude; float32 kept."""
+def assert_close(actual, expected, name: str = "", tolerance: float = 1e-4) -> None:
+    """Within ``tolerance``, relative to the larger of 1 and the output's magnitude; float32 kept."""
     actual = actual.array if isinstance(actual, kusari.Variable) else actual
     assert actual.dtype == numpy.float32, name
     assert actual.shape == expected.shape, name
     scale = max(1.0, float(numpy.abs(expected).max()))
-    numpy.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * scale, err_msg=name)
+    numpy.testing.assert_allclose(actual, expected, rtol=tolerance, atol=tolerance * scale, err_msg=name)
 
 
 

@@ -59,8 +59,10 @@ def test_matches_chainercv(seeded_resnet101, resnet101_fixture):
         if key not in with_grad:
             continue
         # gradient norms; float32 backprop through up to 30 bottlenecks of activations ~500 leaves each side
-        # within 2.5e-4 of the float64 gradient in the extractor (measured: ChainerCV 1.4e-4, kusari 2.5e-4)
-        rtol = 5e-4 if key.startswith("extractor/") else 1e-4
+        # within 5.4e-4 of the float64 gradient in the extractor (measured: ChainerCV 1.4e-4; kusari 3.5e-4 with
+        # NumPy's kernels, 1.4e-4 with oneDNN's in blocked layouts, 5.4e-4 in channels-last, whose kernels are as
+        # exact as the others op by op: their rounding differences grow with depth)
+        rtol = 1e-3 if key.startswith("extractor/") else 1e-4
         numpy.testing.assert_allclose(numpy.sqrt(numpy.sum(numpy.square(param.grad, dtype=numpy.float64))),
                                       numpy.sqrt(get("grad_sq/" + key)), rtol=rtol, err_msg=key)
         if f"train/grad/{key}" in resnet101_fixture:

@@ -20,13 +20,13 @@ def _seeded(cls, name, tmp_path):
     return parity.seeded_model(lambda **more: cls(**kwargs, **more), fixture, tmp_path), fixture
 
 
-def _check(cls, name, tmp_path):
+def _check(cls, name, tmp_path, predict_tolerance=1e-4):
     model, fixture = _seeded(cls, name, tmp_path)
     with kusari.using_config("train", False), kusari.no_backprop_mode():
         y = model(fixture["x"])
     assert y.shape == fixture["x"].shape[:1] + (model.n_class,) + fixture["x"].shape[2:]
     parity.assert_close(y, fixture["y"], name)
-    return parity.check_predict(model, fixture, name)
+    return parity.check_predict(model, fixture, name, tolerance=predict_tolerance)
 
 
 def test_exports():
@@ -48,8 +48,11 @@ def test_resnet50_matches_chainercv(tmp_path):
 
 @pytest.mark.slow
 def test_resnet101_matches_chainercv(tmp_path):
-    # saturated probabilities: many pixels are exact ties (0.5 and 0.5) between a crop and its flip
-    ties = _check(PSPNetResNet101, "pspnet_resnet101", tmp_path)
+    # saturated probabilities: many pixels are exact ties (0.5 and 0.5) between a crop and its flip.
+    # Through 101 float32 layers the kernels' rounding differs from Chainer's by up to 0.5e-4 (NumPy kernels),
+    # 0.3e-4 (oneDNN, blocked layouts) and 1.1e-4 (oneDNN, channels-last) in the predicted scores, at a
+    # per-convolution error of 1e-6 in each: the predict scores are compared within 2e-4
+    ties = _check(PSPNetResNet101, "pspnet_resnet101", tmp_path, predict_tolerance=2e-4)
     assert set(ties) == {"default"}
 
 
