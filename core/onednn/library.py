@@ -29,7 +29,7 @@ _STREAM_DEFAULT_FLAGS = 1
 _p = ctypes.c_void_p
 _pp = ctypes.POINTER(ctypes.c_void_p)
 _dims = ctypes.POINTER(ctypes.c_int64)
-_i, _u, _f = ctypes.c_int, ctypes.c_uint, ctypes.c_float
+_i, _u, _f, _i64 = ctypes.c_int, ctypes.c_uint, ctypes.c_float, ctypes.c_int64
 # name: (result type, argument types). dnnl_status_t results are checked by ``call``.
 _FUNCTIONS = {
     "dnnl_version": (_p, []),
@@ -64,6 +64,7 @@ _FUNCTIONS = {
     "dnnl_batch_normalization_forward_primitive_desc_create": (_i, [_pp, _p, _i, _p, _p, _f, _u, _p]),
     "dnnl_batch_normalization_backward_primitive_desc_create":
         (_i, [_pp, _p, _i, _p, _p, _p, _f, _u, _p, _p]),
+    "dnnl_sgemm": (_i, [ctypes.c_char, ctypes.c_char, _i64, _i64, _i64, _f, _p, _i64, _p, _i64, _f, _p, _i64]),
 }
 
 
@@ -149,6 +150,6 @@ def _first_loadable(paths):
         try:
             return Library(path)
         except (OSError, AttributeError, OneDNNError) as e:
-            warnings.warn(f"kusari: the oneDNN library {path} cannot be used ({e}); convolution, pooling "
-                          f"and batch normalization run on NumPy", RuntimeWarning, stacklevel=4)
+            warnings.warn(f"kusari: the oneDNN library {path} cannot be used ({e}); convolution, pooling, "
+                          f"batch normalization and linear layers run on NumPy", RuntimeWarning, stacklevel=4)
     return None

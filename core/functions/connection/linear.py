@@ -1,24 +1,45 @@
 """linear: the fully connected layer ``y = x W^T + b``.
 
-The products are 2-d ``ndarray.dot`` calls: the same BLAS GEMM as ``@`` on large matrices, and a
-third of its call overhead on small ones (NumPy's matmul goes through the generalized ufunc
-machinery).
+Its three products (y, and the gradients to x and W) each take ``rows * W.size`` multiply-adds. From
+:data:`kusari.onednn.gemm.MIN_PRODUCT` on they run on oneDNN's GEMM when :mod:`kusari.onednn` allows
+(float32 NumPy arrays); otherwise, and always below that size (where one size test is all they
+pay), they are 2-d ``ndarray.dot`` calls: the same BLAS GEMM as ``@`` on large matrices, and a third
+of its call overhead on small ones (NumPy's matmul goes through the generalized ufunc machinery).
 """
-from kusari import utils
+from kusari import onednn, utils
 from kusari.function_node import FunctionNode
+from kusari.onednn import gemm as onednn_gemm
+
+
+def _large_product(a, b, transpose_a=False, transpose_b=False, bias=None):
+    """``op(a) @ op(b)`` (+ ``bias`` on every row) of 2-d arrays, op transposing where asked: oneDNN's
+    GEMM when it is allowed and pays, else ``ndarray.dot``."""
+    m, k = a.shape[::-1] if transpose_a else a.shape
+    n = b.shape[0] if transpose_b else b.shape[1]
+    lib = onednn.library_for(a, b, bias, pays=onednn_gemm.pays(m, n, k))
+    if lib is not None:
+        return onednn_gemm.matmul(lib, a, b, transpose_a, transpose_b, bias=bias)
+    y = (a.T if transpose_a else a).dot(b.T if transpose_b else b)
+    if bias is not None:
+        y += bias
+    return y
 
 
 def _grad_data(W, gy, x_shape):
-    if gy.ndim == 2 and len(x_shape) == 2:  # the common case needs no reshapes
+    if gy.ndim != 2 or len(x_shape) != 2:
+        return _grad_data(W, gy.reshape(-1, W.shape[0]), (-1, W.shape[1])).reshape(x_shape)
+    if gy.shape[0] * W.size < onednn_gemm.MIN_PRODUCT:
         return gy.dot(W)
-    return gy.reshape(-1, W.shape[0]).dot(W).reshape(x_shape)
+    return _large_product(gy, W)
 
 
 def _grad_weight(x, gy, W_shape):
-    if gy.ndim == 2 and x.ndim == 2:
+    if gy.ndim != 2 or x.ndim != 2:
+        n_out, n_in = W_shape
+        return _grad_weight(x.reshape(-1, n_in), gy.reshape(-1, n_out), W_shape)
+    if gy.shape[0] * x.shape[1] * gy.shape[1] < onednn_gemm.MIN_PRODUCT:
         return gy.T.dot(x)
-    n_out, n_in = W_shape
-    return gy.reshape(-1, n_out).T.dot(x.reshape(-1, n_in))
+    return _large_product(gy, x, transpose_a=True)
 
 
 def _check_inputs(x, W, b, k):
@@ -56,9 +77,13 @@ class LinearFunction(FunctionNode):
             _check_inputs(x, W, b, k)   # the common case passes one test; this checks the rest in full
         self.retain_inputs((0, 1))
         flat = x.ndim == 2  # the common case needs no reshapes
-        y = x.dot(W.T) if flat else x.reshape(-1, W.shape[1]).dot(W.T)
-        if b is not None:
-            y += b
+        rows = x if flat else x.reshape(-1, W.shape[1])
+        if rows.shape[0] * W.size < onednn_gemm.MIN_PRODUCT:
+            y = rows.dot(W.T)
+            if b is not None:
+                y += b
+        else:
+            y = _large_product(rows, W, transpose_b=True, bias=b)
         return (y if flat else y.reshape(x.shape[:k] + (W.shape[0],))),
 
     def backward(self, indexes, grad_outputs):
