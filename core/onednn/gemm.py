@@ -1,12 +1,12 @@
 """oneDNN's single-precision matrix product (``dnnl_sgemm``) on NumPy arrays: the three products of a
 linear layer.
 
-On the products of MLPs, RL agents' networks and LSTM language models, oneDNN's JIT kernels take
-0.5 to 0.85 times the time of NumPy's OpenBLAS on one thread (measured on an AVX-512 Xeon: a batch
-of 256 through 256x256 weights 0.83, a batch of 100 through 1000x1000 0.76, an LSTM's 20x650 by
-650x2600 0.66, its weight gradient 0.49). Below :data:`MIN_PRODUCT` multiply-adds, or with a side
-shorter than :data:`MIN_SIDE` (a batch of one, ten classes), its call costs more than it saves and
-NumPy computes.
+On products with few rows, oneDNN's JIT kernels take 0.5 to 0.8 times the time of NumPy's OpenBLAS on
+one thread (measured on an AVX-512 Xeon: a batch of 100 through 1000x1000 weights 0.76, an LSTM's
+20x650 by 650x2600 0.66, its weight gradient 0.49); on square 256-wide ones the two run the same
+schedule (bitwise equal results). Below :data:`MIN_PRODUCT` multiply-adds, or with a side shorter
+than :data:`MIN_SIDE` (a batch of one, ten classes), its call costs more than it saves and NumPy
+computes.
 """
 from __future__ import annotations
 
