@@ -6,7 +6,7 @@ only. Each seed trains every framework once, in an order rotated per seed, each 
 thread, and featurizes all of Lipophilicity once per framework. CPU time is the child process's user + system
 time (``getrusage(RUSAGE_CHILDREN)``), wall time is measured around it. Test RMSE is computed here, by the
 same code for both, from each run's test predictions and the CSV file's labels. A full run (50 epochs, every
-framework) writes the ``chem`` section of bench/RESULTS.md; ``--quick`` is a smoke test (2 epochs, no file).
+framework) writes the ``chem`` section of bench/RESULTS.md; ``--quick`` is a smoke test (3 epochs, no file).
 """
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ ENVIRONMENT = {"kusari": "kusari", "chemprop": "chemprop", "chainer-chemistry": 
 LABEL = {"kusari": "kusari.chem GGNN", "chemprop": "chemprop D-MPNN", "chainer-chemistry": "Chainer Chemistry GGNN"}
 EPOCHS, QUICK_EPOCHS = 50, 3   # chemprop needs more epochs than its 2 warm-up ones
 SPLIT_SEED = 0
+#: GGNN's test RMSE varies by about 0.06 between seeds (chemprop's by 0.02), so three seeds leave the mean's
+#: standard error (0.035) above the goal's 0.02 margin; ten bring it to 0.02
+SEEDS = 10
 FRACTIONS = (0.8, 0.1, 0.1)
 RMSE_SLACK = 0.02   # the issue's goals: kusari's test RMSE at most chemprop's + 0.02 ...
 TIME_GOAL = 0.5     # ... in at most half chemprop's CPU time
@@ -44,7 +47,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench.chem", description=__doc__.split("\n\n")[1])
-    parser.add_argument("--seeds", type=int, default=3, help="training runs per framework (default 3)")
+    parser.add_argument("--seeds", type=int, default=SEEDS, help=f"training runs per framework (default {SEEDS})")
     parser.add_argument("--epochs", type=int, help=f"training epochs (default {EPOCHS}; a smoke test: no RESULTS.md)")
     parser.add_argument("--frameworks", default=",".join(FRAMEWORKS))
     parser.add_argument("--quick", action="store_true", help=f"smoke test: {QUICK_EPOCHS} epochs, no RESULTS.md")
