@@ -42,6 +42,11 @@ class Concat(FunctionNode):
         gxs = split_axis(grad_outputs[0], offsets, self._axis, force_tuple=True)
         return tuple(gxs[i] for i in indexes)
 
+    def backward_arrays(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        gxs = backend.get_array_module(gy).split(gy, numpy.cumsum(self._sizes[:-1]).tolist(), axis=self._axis)
+        return tuple([gxs[i] for i in indexes])
+
 
 def concat(xs, axis=1):
     """Join the arrays ``xs`` along ``axis``.

@@ -19,6 +19,20 @@ def _sum_to_input(g, node):
     return sum_to(g, node.shape)
 
 
+def _sum_to_input_array(g, node):
+    """:func:`_sum_to_input` on arrays (the backward_arrays of the binary ops)."""
+    if g.shape == node.shape:
+        return g
+    from kusari.functions.array.sum_to import _sum_to
+    return _sum_to(g, node.shape)
+
+
+def _times_constant(g, value):
+    """``g * value`` on arrays as a Variable times a constant computes it (``_binary``'s cast)."""
+    c = _as_constant(value, g)
+    return utils.force_array(g * (value if c is None else c))
+
+
 def _check_operands(fname, a, b):
     if a.dtype != b.dtype:
         raise TypeError(f"{fname}: operand dtypes differ ({a.dtype} and {b.dtype}, shapes "
@@ -51,6 +65,11 @@ class Add(_Binary):
         inputs = self.inputs
         return tuple([_sum_to_input(gy, inputs[i]) for i in indexes])
 
+    def backward_arrays(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        inputs = self.inputs
+        return tuple([_sum_to_input_array(gy, inputs[i]) for i in indexes])
+
 
 class Sub(_Binary):
     _fname = "sub"
@@ -62,6 +81,11 @@ class Sub(_Binary):
     def backward(self, indexes, grad_outputs):
         gy = grad_outputs[0]
         return tuple(_sum_to_input(gy if i == 0 else -gy, self.inputs[i]) for i in indexes)
+
+    def backward_arrays(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        return tuple([_sum_to_input_array(gy if i == 0 else utils.force_array(-gy), self.inputs[i])
+                      for i in indexes])
 
 
 class Mul(_Binary):
@@ -75,6 +99,13 @@ class Mul(_Binary):
         a, b = self.get_retained_inputs()
         gy = grad_outputs[0]
         return tuple(_sum_to_input(gy * (b if i == 0 else a), self.inputs[i]) for i in indexes)
+
+    def backward_arrays(self, indexes, grad_outputs):
+        inputs = self.inputs
+        a, b = inputs[0].data, inputs[1].data
+        gy = grad_outputs[0]
+        return tuple([_sum_to_input_array(utils.force_array(gy * (b if i == 0 else a)), inputs[i])
+                      for i in indexes])
 
 
 class Div(_Binary):
@@ -92,6 +123,14 @@ class Div(_Binary):
             g = ga if i == 0 else -ga * a / b
             ret.append(_sum_to_input(g, self.inputs[i]))
         return tuple(ret)
+
+    def backward_arrays(self, indexes, grad_outputs):
+        inputs = self.inputs
+        a, b = inputs[0].data, inputs[1].data
+        force = utils.force_array
+        ga = force(grad_outputs[0] / b)
+        return tuple([_sum_to_input_array(ga if i == 0 else force(force(force(-ga) * a) / b), inputs[i])
+                      for i in indexes])
 
 
 class PowVarVar(_Binary):
@@ -124,6 +163,9 @@ class AddConstant(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return grad_outputs
 
+    def backward_arrays(self, indexes, grad_outputs):
+        return grad_outputs
+
 
 class SubFromConstant(FunctionNode):
     def __init__(self, value):
@@ -135,6 +177,9 @@ class SubFromConstant(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
+    def backward_arrays(self, indexes, grad_outputs):
+        return utils.force_array(-grad_outputs[0]),
+
 
 class MulConstant(FunctionNode):
     def __init__(self, value):
@@ -145,6 +190,9 @@ class MulConstant(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.value,
+
+    def backward_arrays(self, indexes, grad_outputs):
+        return _times_constant(grad_outputs[0], self.value),
 
 
 class DivFromConstant(FunctionNode):
@@ -175,6 +223,12 @@ class PowVarConst(FunctionNode):
             return grad_outputs[0] * x * 2.0,
         return grad_outputs[0] * c * x ** (c - 1),
 
+    def backward_arrays(self, indexes, grad_outputs):
+        c = self.value
+        if not (isinstance(c, (int, float)) and c == 2):
+            return None   # the general power: backward's Variables
+        return utils.force_array(utils.force_array(grad_outputs[0] * self.inputs[0].data) * 2.0),
+
 
 class PowConstVar(FunctionNode):
     def __init__(self, value):
@@ -197,6 +251,9 @@ class Neg(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
+
+    def backward_arrays(self, indexes, grad_outputs):
+        return utils.force_array(-grad_outputs[0]),
 
 
 class Absolute(FunctionNode):

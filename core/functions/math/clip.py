@@ -25,15 +25,20 @@ class Clip(FunctionNode):
             y = xp.minimum(y, x.dtype.type(hi))
         return utils.force_array(y, x.dtype),
 
-    def backward(self, indexes, grad_outputs):
-        x = self.get_retained_inputs()[0].array
-        xp = backend.get_array_module(x)
-        inside = xp.ones(x.shape, dtype=bool)
+    def _inside(self, x):
+        """1 where ``x_min < x < x_max``, else 0, in ``x``'s dtype: the slope of clip."""
+        inside = backend.get_array_module(x).ones(x.shape, dtype=bool)
         if self.x_min is not None:
             inside &= x > x.dtype.type(self.x_min)
         if self.x_max is not None:
             inside &= x < x.dtype.type(self.x_max)
-        return grad_outputs[0] * inside.astype(x.dtype),
+        return inside.astype(x.dtype)
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self._inside(self.get_retained_inputs()[0].array),
+
+    def backward_arrays(self, indexes, grad_outputs):
+        return utils.force_array(grad_outputs[0] * self._inside(self.inputs[0].data)),
 
 
 def clip(x, x_min, x_max):

@@ -1,5 +1,5 @@
 """sum and mean: reductions over axes."""
-from kusari import utils
+from kusari import backend, utils
 from kusari.function_node import FunctionNode
 
 
@@ -22,6 +22,15 @@ class Sum(FunctionNode):
             kept = tuple(1 if i in self._axes else s for i, s in enumerate(shape))
             gy = reshape(gy, kept)
         return broadcast_to(gy, shape),
+
+    def backward_arrays(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        shape = self.inputs[0].shape
+        if not self._keepdims:
+            kept = tuple(1 if i in self._axes else s for i, s in enumerate(shape))
+            if gy.shape != kept:
+                gy = gy.reshape(kept)
+        return (gy if gy.shape == shape else backend.get_array_module(gy).broadcast_to(gy, shape)),
 
 
 def sum(x, axis=None, keepdims=False):
