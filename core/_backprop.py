@@ -266,10 +266,39 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
                 found[node] = grads[node]
     leaf_grads = {node: grads[node] for node in leaves if node in grads}
     if array_path:
+        leaf_grads = _owned(leaf_grads)
+        found = _owned(found)
         # new_gradient's body, called directly: one Python call less per gradient on every backward
         leaf_grads = {node: new_variable(g, False, None, None, None) for node, g in leaf_grads.items()}
         found = {node: new_variable(g, False, None, None, None) for node, g in found.items()}
     return leaf_grads, found
+
+
+def _owned(grads: dict) -> dict:
+    """``grads`` ({node: array}) made safe to keep as ``grad`` and to scale in place (as GradientClipping
+    and WeightDecay do): an array is copied when it is a broadcast view (sum's gradient of a parameter
+    is one, read-only) or shares memory with an array before it (add passes one gradient to both
+    of its inputs)."""
+    roots = set()
+    owned = {}
+    for node, g in grads.items():
+        root = g
+        while root.base is not None:
+            root = root.base
+        if id(root) in roots or not _writable(g):
+            g = g.copy()
+        else:
+            roots.add(id(root))
+        owned[node] = g
+    return owned
+
+
+def _writable(array) -> bool:
+    """Whether ``array`` may be written in place: not read-only, and not a broadcast view (an axis of
+    stride 0; CuPy arrays have no read-only flag)."""
+    if not getattr(array.flags, "writeable", True):
+        return False
+    return not any(stride == 0 and n > 1 for stride, n in zip(array.strides, array.shape))
 
 
 def backward_from(outputs, grad_outputs, retain_grad=False, enable_double_backprop=False,

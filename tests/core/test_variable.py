@@ -411,3 +411,28 @@ def test_gradient_variables_get_their_node_on_first_use():
         assert clone.creator is None
     with pytest.raises(AttributeError, match="'Variable' object has no attribute 'no_such_name'"):
         g.no_such_name
+
+
+def test_leaves_never_share_a_gradient_array():
+    # add passes one gradient to both inputs; in-place hooks (GradientClipping) must not scale it twice
+    a = kusari.Parameter(numpy.ones(3, numpy.float32))
+    b = kusari.Parameter(numpy.ones(3, numpy.float32))
+    F.sum(a + b).backward()
+    assert not numpy.shares_memory(a.grad, b.grad)
+    a.grad *= 0.5
+    numpy.testing.assert_array_equal(b.grad, numpy.ones(3, numpy.float32))
+    ga, gb = kusari.grad([F.sum(a + b)], [a, b])
+    assert not numpy.shares_memory(ga.array, gb.array)
+
+
+def test_a_broadcast_gradient_reaches_a_leaf_writable():
+    # sum's backward broadcasts its gradient: a read-only view, until the leaf gets it
+    link = kusari.links.Linear(3, 2)
+    optimizer = kusari.optimizers.SGD(lr=0.1).setup(link)
+    optimizer.add_hook(kusari.optimizer_hooks.GradientClipping(0.01))
+    F.sum(link.W).backward()
+    assert link.W.grad.flags.writeable
+    numpy.testing.assert_array_equal(link.W.grad, numpy.ones((2, 3), numpy.float32))
+    before = link.W.array.copy()
+    optimizer.update()   # clipping scales the gradient in place
+    numpy.testing.assert_allclose(before - link.W.array, 0.1 * 0.01 / numpy.sqrt(6), rtol=1e-3)  # float32 steps
