@@ -7,6 +7,7 @@ graph never turns float64 behind the user's back.
 import numpy
 
 from kusari import backend, utils
+from kusari.functions.array.sum_to import _sum_to
 from kusari.function_node import FunctionNode
 from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import Variable
@@ -17,14 +18,6 @@ def _sum_to_input(g, node):
         return g
     from kusari.functions.array.sum_to import sum_to
     return sum_to(g, node.shape)
-
-
-def _sum_to_input_array(g, node):
-    """:func:`_sum_to_input` on arrays (the backward_arrays of the binary ops)."""
-    if g.shape == node.shape:
-        return g
-    from kusari.functions.array.sum_to import _sum_to
-    return _sum_to(g, node.shape)
 
 
 def _times_constant(g, value):
@@ -68,7 +61,7 @@ class Add(_Binary):
     def backward_arrays(self, indexes, grad_outputs):
         gy = grad_outputs[0]
         inputs = self.inputs
-        return tuple([_sum_to_input_array(gy, inputs[i]) for i in indexes])
+        return tuple([_sum_to(gy, inputs[i].shape) for i in indexes])
 
 
 class Sub(_Binary):
@@ -84,7 +77,7 @@ class Sub(_Binary):
 
     def backward_arrays(self, indexes, grad_outputs):
         gy = grad_outputs[0]
-        return tuple([_sum_to_input_array(gy if i == 0 else utils.force_array(-gy), self.inputs[i])
+        return tuple([_sum_to(gy if i == 0 else utils.force_array(-gy), self.inputs[i].shape)
                       for i in indexes])
 
 
@@ -104,7 +97,7 @@ class Mul(_Binary):
         inputs = self.inputs
         a, b = inputs[0].data, inputs[1].data
         gy = grad_outputs[0]
-        return tuple([_sum_to_input_array(utils.force_array(gy * (b if i == 0 else a)), inputs[i])
+        return tuple([_sum_to(utils.force_array(gy * (b if i == 0 else a)), inputs[i].shape)
                       for i in indexes])
 
 
@@ -129,7 +122,7 @@ class Div(_Binary):
         a, b = inputs[0].data, inputs[1].data
         force = utils.force_array
         ga = force(grad_outputs[0] / b)
-        return tuple([_sum_to_input_array(ga if i == 0 else force(force(force(-ga) * a) / b), inputs[i])
+        return tuple([_sum_to(ga if i == 0 else force(force(force(-ga) * a) / b), inputs[i].shape)
                       for i in indexes])
 
 
@@ -219,13 +212,18 @@ class PowVarConst(FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         c = self.value
-        if isinstance(c, (int, float)) and c == 2:
+        if self._squares:
             return grad_outputs[0] * x * 2.0,
         return grad_outputs[0] * c * x ** (c - 1),
 
-    def backward_arrays(self, indexes, grad_outputs):
+    @property
+    def _squares(self) -> bool:
+        """Whether the power is 2, whose gradient ``2x`` both backwards compute alike."""
         c = self.value
-        if not (isinstance(c, (int, float)) and c == 2):
+        return isinstance(c, (int, float)) and c == 2
+
+    def backward_arrays(self, indexes, grad_outputs):
+        if not self._squares:
             return None   # the general power: backward's Variables
         return utils.force_array(utils.force_array(grad_outputs[0] * self.inputs[0].data) * 2.0),
 

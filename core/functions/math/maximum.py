@@ -18,8 +18,8 @@ class _Extremum(BinaryOp):
         gy = grad_outputs[0]
         gxs = []
         for i in indexes:
-            g = utils.force_array(gy * (wins if i == 0 else ~wins).astype(gy.dtype))
-            gxs.append(g if g.shape == inputs[i].shape else _sum_to(g, inputs[i].shape))
+            gxs.append(_sum_to(utils.force_array(gy * (wins if i == 0 else ~wins).astype(gy.dtype)),
+                               inputs[i].shape))
         return tuple(gxs)
 
 

@@ -16,21 +16,20 @@ class Sum(FunctionNode):
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.broadcast import broadcast_to
         from kusari.functions.array.reshape import reshape
-        gy = grad_outputs[0]
         shape = self.inputs[0].shape
-        if not self._keepdims:
-            kept = tuple(1 if i in self._axes else s for i, s in enumerate(shape))
-            gy = reshape(gy, kept)
-        return broadcast_to(gy, shape),
+        return broadcast_to(reshape(grad_outputs[0], self._kept_shape(shape)), shape),
 
     def backward_arrays(self, indexes, grad_outputs):
         gy = grad_outputs[0]
         shape = self.inputs[0].shape
-        if not self._keepdims:
-            kept = tuple(1 if i in self._axes else s for i, s in enumerate(shape))
-            if gy.shape != kept:
-                gy = gy.reshape(kept)
+        kept = self._kept_shape(shape)
+        if gy.shape != kept:
+            gy = gy.reshape(kept)
         return (gy if gy.shape == shape else backend.get_array_module(gy).broadcast_to(gy, shape)),
+
+    def _kept_shape(self, shape):
+        """The input's ``shape`` with the summed axes as 1: the gradient's shape before it is broadcast."""
+        return tuple(1 if i in self._axes else s for i, s in enumerate(shape))   # gy's shape with keepdims
 
 
 def sum(x, axis=None, keepdims=False):
