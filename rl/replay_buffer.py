@@ -1,4 +1,5 @@
 """The replay-buffer interface, and the batching of sampled n-step experiences for an update."""
+import operator
 from abc import ABCMeta, abstractmethod
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -6,6 +7,9 @@ import numpy
 
 from kusari.dataset import to_device
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
+
+_ONE_STEP_FIELDS = operator.itemgetter("state", "action", "reward", "next_state",
+                                       "is_state_terminal", "next_action")
 
 
 class AbstractReplayBuffer(metaclass=ABCMeta):
@@ -121,26 +125,28 @@ def batch_experiences(experiences: List[List[dict]], device, phi: Callable[[Any]
         transition has one.
     """
     if all(len(exp) == 1 for exp in experiences):
-        # one-step experiences (the common case): the sums below reduce to the transition's own values
-        firsts = [exp[0] for exp in experiences]
-        reward = [t["reward"] for t in firsts]
-        terminal = [t["is_state_terminal"] for t in firsts]
-        discount = [gamma] * len(firsts)
+        # one-step experiences (the common case): one read of each transition's fields, no sums
+        state, action, reward, next_state, terminal, next_action = zip(
+            *map(_ONE_STEP_FIELDS, [exp[0] for exp in experiences]))
+        discount = [gamma] * len(experiences)
     else:
+        state = [exp[0]["state"] for exp in experiences]
+        action = [exp[0]["action"] for exp in experiences]
         reward = [sum(gamma ** i * t["reward"] for i, t in enumerate(exp)) for exp in experiences]
+        next_state = [exp[-1]["next_state"] for exp in experiences]
         terminal = [any(t["is_state_terminal"] for t in exp) for exp in experiences]
+        next_action = [exp[-1]["next_action"] for exp in experiences]
         discount = [gamma ** len(exp) for exp in experiences]
     batch = {
-        "state": batch_states([exp[0]["state"] for exp in experiences], device, phi),
-        "action": to_device(device, numpy.asarray([exp[0]["action"] for exp in experiences])),
+        "state": batch_states(state, device, phi),
+        "action": to_device(device, numpy.asarray(action)),
         "reward": _float32(device, reward),
-        "next_state": batch_states([exp[-1]["next_state"] for exp in experiences], device, phi),
+        "next_state": batch_states(next_state, device, phi),
         "is_state_terminal": _float32(device, terminal),
         "discount": _float32(device, discount),
     }
-    if all(exp[-1]["next_action"] is not None for exp in experiences):
-        batch["next_action"] = to_device(
-            device, numpy.asarray([exp[-1]["next_action"] for exp in experiences]))
+    if all(a is not None for a in next_action):
+        batch["next_action"] = to_device(device, numpy.asarray(next_action))
     return batch
 
 

@@ -109,6 +109,11 @@ def concat_examples(batch, device=None, padding=None):
 
 
 def _concat(items, padding, where):
+    if padding is None and type(items[0]) is numpy.ndarray:
+        try:   # the common case, NumPy arrays of one shape, in one call; any other shape fails below
+            return numpy.array(items)
+        except ValueError:
+            pass
     xp = backend.get_array_module(items[0])
     arrays = [item if isinstance(item, xp.ndarray) else xp.asarray(item) for item in items]
     shapes = {a.shape for a in arrays}

@@ -19,3 +19,4 @@ from kusari.distributions.one_hot_categorical import OneHotCategorical  # NOQA
 from kusari.distributions.pareto import Pareto  # NOQA
 from kusari.distributions.poisson import Poisson  # NOQA
 from kusari.distributions.uniform import Uniform  # NOQA
+from kusari.distributions._util import standard_normal  # NOQA

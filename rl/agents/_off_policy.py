@@ -206,6 +206,11 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
             optimizer.target.cleargrads()
             params.extend(optimizer.target.params())
         kusari.grad([loss], params, set_grad=True)
+        self._step(*optimizers)
+
+    def _step(self, *optimizers) -> None:
+        """Step each optimizer on the gradients its parameters hold, after clipping them to
+        ``max_grad_norm`` (if the agent has one)."""
         max_grad_norm = getattr(self, "max_grad_norm", None)
         for optimizer in optimizers:
             if max_grad_norm is not None:

@@ -173,12 +173,18 @@ class SoftActorCritic(_OffPolicyActorCritic):
     def update_temperature(self, log_prob: numpy.ndarray) -> None:
         """One Adam step of the log-temperature on ``-mean(temperature * (log_prob + target))``.
 
+        With ``temperature = exp(log_temperature)`` that loss is its own derivative with respect to
+        ``log_temperature``, so the gradient is computed in closed form, without a graph.
+
         Parameters
         ----------
         log_prob : array (B,), the policy's log-densities of its own draws (no gradient)
         """
-        loss = -self.temperature_holder() * (log_prob + self.entropy_target).mean()
-        self._minimize(loss, self.temperature_optimizer)
+        log_temperature = self.temperature_holder.log_temperature
+        xp = kusari.backend.get_array_module(log_temperature.array)
+        gradient = -(xp.exp(log_temperature.array) * (log_prob + self.entropy_target).mean())
+        log_temperature.grad = xp.asarray(gradient, dtype=log_temperature.dtype)
+        self._step(self.temperature_optimizer)
 
     def update_policy_and_temperature(self, batch: dict[str, Any]) -> None:
         """One policy step on ``mean(temperature * log pi(a|s) - min(Q1, Q2)(s, a))`` with a

@@ -81,7 +81,8 @@ class PointwiseLoss(FunctionNode):
     Subclasses set ``fname``, ``argnames`` and ``reductions`` and implement ``_loss(xp, *arrays)``
     (the elementwise loss array) and ``_grads(indexes, inputs, gy)``: the gradients of
     ``sum(gy * loss)`` for the inputs in ``indexes``, where ``inputs`` are the retained input
-    Variables and ``gy`` already broadcasts against the elementwise loss.
+    Variables (arrays, when ``_grads_on_arrays``) and ``gy`` already broadcasts against the
+    elementwise loss.
     """
 
     fname = ""
@@ -112,15 +113,30 @@ class PointwiseLoss(FunctionNode):
             loss = loss.sum(axis=1)
         return utils.force_array(loss),
 
+    #: Whether ``_grads`` is plain arithmetic that runs on arrays as well as on Variables: then a
+    #: backward without double backprop runs it on the arrays, building no graph.
+    _grads_on_arrays = False
+
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.reshape import reshape
-        gy, = grad_outputs
+        gy = self._elementwise_gy(grad_outputs[0], reshape, lambda v: v)
+        return self._grads(indexes, self.get_retained_inputs(), gy)
+
+    def backward_arrays(self, indexes, grad_outputs):
+        if not self._grads_on_arrays:
+            return None
+        gy = self._elementwise_gy(grad_outputs[0], lambda a, shape: a.reshape(shape), utils.force_array)
+        inputs = tuple([x.data for x in self.inputs])
+        return tuple([utils.force_array(g) for g in self._grads(indexes, inputs, gy)])
+
+    def _elementwise_gy(self, gy, reshape, force):
+        """The reduced loss's gradient ``gy`` made to broadcast against the elementwise loss."""
         shape = self.inputs[0].shape
         if self.reduce == "mean":
-            gy = gy * (1.0 / max(utils.size_of_shape(shape), 1))
-        elif self.reduce == "sum_along_second_axis":
-            gy = reshape(gy, shape[:1] + (1,) + shape[2:])
-        return self._grads(indexes, self.get_retained_inputs(), gy)
+            return force(gy * (1.0 / max(utils.size_of_shape(shape), 1)))
+        if self.reduce == "sum_along_second_axis":
+            return reshape(gy, shape[:1] + (1,) + shape[2:])
+        return gy
 
     def _loss(self, xp, *arrays):
         raise NotImplementedError
