@@ -117,15 +117,21 @@ class Distribution:
         ``sample_shape`` is an int or a tuple of ints. Samples of continuous distributions with a
         location-scale form are reparameterized: they carry gradients to the parameters.
         """
+        sample_shape = self._sample_shape(sample_shape)
+        n = utils.size_of_shape(sample_shape)
+        samples = self.sample_n(n)
+        return samples.reshape(sample_shape + samples.shape[1:])
+
+    def _sample_shape(self, sample_shape) -> tuple:
+        """``sample_shape`` (an int or a sequence of ints) as a tuple of non-negative ints, or a
+        ValueError naming the distribution."""
         if isinstance(sample_shape, int):
             sample_shape = (sample_shape,)
         sample_shape = tuple(sample_shape)
         if any(not isinstance(s, int) or s < 0 for s in sample_shape):
             raise ValueError(f"{type(self).__name__}.sample: sample_shape must hold non-negative "
                              f"ints, got {sample_shape}")
-        n = utils.size_of_shape(sample_shape)
-        samples = self.sample_n(n)
-        return samples.reshape(sample_shape + samples.shape[1:])
+        return sample_shape
 
     def sample_n(self, n: int):
         """Draw ``n`` samples: a Variable of shape (n,) + batch_shape + event_shape."""

@@ -320,13 +320,7 @@ class SquashedDiagonalGaussian(PolicyDistributionMixin, D.Distribution):
 
     def _draw(self, sample_shape):
         """A draw of shape sample_shape + batch_shape + event_shape, remembered with its pre-tanh value."""
-        if isinstance(sample_shape, int):
-            sample_shape = (sample_shape,)
-        sample_shape = tuple(sample_shape)
-        if any(not isinstance(n, int) or n < 0 for n in sample_shape):
-            raise ValueError(f"SquashedDiagonalGaussian: sample_shape must hold non-negative ints, "
-                             f"got {sample_shape}")
-        eps = D.standard_normal(self.loc, sample_shape + self.loc.shape)
+        eps = D.standard_normal(self.loc, self._sample_shape(sample_shape) + self.loc.shape)
         y, pre = squashed_gaussian_draw(self.loc, self.log_scale, eps)
         self._cache = (y, pre)
         return y

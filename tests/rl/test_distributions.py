@@ -111,4 +111,6 @@ def test_sample_carries_no_gradient_and_rsample_does():
     pre = numpy.arctanh(drawn.array.astype(numpy.float64))
     numpy.testing.assert_allclose(loc.grad, pre, rtol=1e-4, atol=1e-5)   # d/dloc = z / scale, z = pre
     d = distributions.SquashedDiagonalGaussian(loc, log_scale)
-    assert d.rsample((5,)).creator is not None
+    assert d.rsample((5,)).shape == (5, 2, 3) and d.rsample(5).creator is not None
+    with pytest.raises(ValueError, match="SquashedDiagonalGaussian.sample: sample_shape"):
+        d.rsample((-1,))
