@@ -124,6 +124,8 @@ def batch_experiences(experiences: List[List[dict]], device, phi: Callable[[Any]
         terminated) and ``discount`` (``gamma**len``), and ``next_action`` when every last
         transition has one.
     """
+    if not experiences:
+        raise ValueError("batch_experiences: experiences is empty")
     if all(len(exp) == 1 for exp in experiences):
         # one-step experiences (the common case): one read of each transition's fields, no sums
         state, action, reward, next_state, terminal, next_action = zip(

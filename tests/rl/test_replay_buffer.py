@@ -31,6 +31,25 @@ def test_batch_experiences_n_step_arithmetic():
     assert "next_action" not in batch
 
 
+def test_batch_experiences_one_step():
+    experiences = [[_transition(0, 1.0)], [_transition(3, -2.0, terminal=True)], [_transition(7, 0.5)]]
+    batch = batch_experiences(experiences, None, lambda s: s + 10, 0.9)
+    numpy.testing.assert_array_equal(batch["state"][:, 0], [10, 13, 17])
+    numpy.testing.assert_array_equal(batch["next_state"][:, 0], [11, 14, 18])
+    numpy.testing.assert_array_equal(batch["action"], [0, 3, 7])
+    numpy.testing.assert_array_equal(batch["reward"], numpy.float32([1.0, -2.0, 0.5]))
+    numpy.testing.assert_array_equal(batch["is_state_terminal"], [0, 1, 0])
+    numpy.testing.assert_array_equal(batch["discount"], numpy.float32([0.9] * 3))
+    for key in ("reward", "discount", "is_state_terminal", "state", "next_state"):
+        assert batch[key].dtype == numpy.float32, key
+    assert "next_action" not in batch
+
+
+def test_batch_experiences_refuses_an_empty_batch():
+    with pytest.raises(ValueError, match="batch_experiences: experiences is empty"):
+        batch_experiences([], None, lambda s: s, 0.9)
+
+
 def test_batch_experiences_next_action_and_device():
     experiences = [[_transition(0, 1.0, next_action=3)], [_transition(1, 1.0, next_action=4)]]
     batch = batch_experiences(experiences, "@numpy", lambda s: s, 0.99)
