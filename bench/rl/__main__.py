@@ -105,7 +105,23 @@ def table(rows: list[dict], frameworks: list[str]) -> str:
     return "\n".join(lines)
 
 
-def markdown(rows, frameworks, info, seeds, command) -> str:
+def per_seed_table(runs: dict, frameworks: list[str]) -> str:
+    """Each seed's training seconds per framework and kusari's ratio to each peer: the spread behind the
+    medians (one run's time moves by several per cent with the machine's load)."""
+    peers = [f for f in frameworks if f != "kusari"] if "kusari" in frameworks else []
+    head = ["workload", "seed"] + [f"{f} s" for f in frameworks] + [f"kusari/{p}" for p in peers]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for workload, per_seed in runs.items():
+        for seed, seed_runs in enumerate(per_seed):
+            seconds = {f: seed_runs.get(f, {}).get("train_s") for f in frameworks}
+            cells = [workload, str(seed)] + [_fmt(seconds[f]) for f in frameworks]
+            cells += [_fmt(None if None in (seconds["kusari"], seconds[p]) else seconds["kusari"] / seconds[p], 3)
+                      for p in peers]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def markdown(rows, frameworks, info, seeds, command, runs=None) -> str:
     parts = ["## Reinforcement learning: kusari.rl against Stable-Baselines3 and PFRL", "",
              f"Written by `{command}`. Each of {seeds} seed(s) trains every workload once per framework, each run in "
              "its own process with one thread (OMP/OpenBLAS/MKL_NUM_THREADS=1, `torch.set_num_threads(1)`), in an "
@@ -118,6 +134,8 @@ def markdown(rows, frameworks, info, seeds, command) -> str:
     for framework in frameworks:
         parts.append(f"| {framework} | {', '.join(f'{k} {v}' for k, v in info.get(framework, {}).items()) or 'not run'} |")
     parts += ["", table(rows, frameworks), ""]
+    if runs is not None:
+        parts += ["Per seed:", "", per_seed_table(runs, frameworks), ""]
     errors = [f"{row['workload']} / {f}: {e}" for row in rows for f in frameworks for e in row[f]["errors"]]
     if errors:
         parts += ["Failed runs:", "", *(f"- {e}" for e in errors), ""]
@@ -168,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = summarize(runs, frameworks)
     print(table(rows, frameworks))
     command = "python -m bench.rl" + "".join(f" {shlex.quote(a)}" for a in argv)
-    text = markdown(rows, frameworks, {k: v for k, v in info.items() if v}, args.seeds, command)
+    text = markdown(rows, frameworks, {k: v for k, v in info.items() if v}, args.seeds, command, runs)
     described = {**machine.describe(), "BLAS kernels": kernels}
     text += "\n" + "\n".join(f"- {k}: {v}" for k, v in described.items()) + "\n"
     if args.output is not None:

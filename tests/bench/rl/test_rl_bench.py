@@ -50,6 +50,15 @@ def test_markdown_names_the_sources_and_the_failures():
     assert "| sb3 | not run |" in text
 
 
+def test_markdown_lists_each_seed_with_its_ratios():
+    runs = {"dqn_cartpole": [{"kusari": _run(2.0, [500.0]), "sb3": _run(4.0, [480.0])},
+                             {"kusari": _run(3.0, [400.0]), "sb3": {"error": "exit 1: boom"}}]}
+    rows = cli.summarize(runs, ["kusari", "sb3"])
+    text = cli.markdown(rows, ["kusari", "sb3"], {}, 2, "python -m bench.rl", runs)
+    assert "| dqn_cartpole | 0 | 2.0 | 4.0 | 0.500 |" in text
+    assert "| dqn_cartpole | 1 | 3.0 | — | — |" in text
+
+
 def test_run_one_reports_a_failing_worker_as_an_error():
     result = cli.run_one(sys.executable, "no_such_workload", "kusari", 0, 10, timeout_s=60)
     assert result["error"].startswith("exit 2")                  # argparse refuses the workload
