@@ -159,7 +159,7 @@ class SquashedGaussianLogDensity(FunctionNode):
         gy = F.broadcast_to(F.expand_dims(grad_outputs[0], -1), u.shape)
         inv_scale = F.exp(-log_scale)
         z = (u - loc) * inv_scale
-        return tuple(gy * self._local_slope(i, F.tanh, u, z, inv_scale) for i in indexes)
+        return tuple(gy * self._local_slope(i, F.tanh, u, z, z * inv_scale) for i in indexes)
 
     def backward_arrays(self, indexes, grad_outputs):
         u, loc, log_scale = (x.data for x in self.inputs)
@@ -167,16 +167,16 @@ class SquashedGaussianLogDensity(FunctionNode):
         gy = xp.broadcast_to(grad_outputs[0][..., None], u.shape)
         inv_scale = xp.exp(-log_scale)
         z = (u - loc) * inv_scale
-        return tuple(utils.force_array(gy * self._local_slope(i, xp.tanh, u, z, inv_scale))
+        return tuple(utils.force_array(gy * self._local_slope(i, xp.tanh, u, z, z * inv_scale))
                      for i in indexes)
 
     @staticmethod
-    def _local_slope(index, tanh, u, z, inv_scale):
+    def _local_slope(index, tanh, u, z, z_over_scale):
         """The derivative of the summand with respect to input ``index`` (Variables or arrays)."""
         if index == 0:
-            return 2.0 * tanh(u) - z * inv_scale
+            return 2.0 * tanh(u) - z_over_scale
         if index == 1:
-            return z * inv_scale
+            return z_over_scale
         return z * z - 1.0
 
 

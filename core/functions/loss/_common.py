@@ -81,8 +81,8 @@ class PointwiseLoss(FunctionNode):
     Subclasses set ``fname``, ``argnames`` and ``reductions`` and implement ``_loss(xp, *arrays)``
     (the elementwise loss array) and ``_grads(indexes, inputs, gy)``: the gradients of
     ``sum(gy * loss)`` for the inputs in ``indexes``, where ``inputs`` are the retained input
-    Variables (arrays, when ``_grads_on_arrays``) and ``gy`` already broadcasts against the
-    elementwise loss.
+    Variables (arrays, for a loss whose ``backward_arrays`` is ``_grads_backward_arrays``) and ``gy``
+    already broadcasts against the elementwise loss.
     """
 
     fname = ""
@@ -113,18 +113,16 @@ class PointwiseLoss(FunctionNode):
             loss = loss.sum(axis=1)
         return utils.force_array(loss),
 
-    #: Whether ``_grads`` is plain arithmetic that runs on arrays as well as on Variables: then a
-    #: backward without double backprop runs it on the arrays, building no graph.
-    _grads_on_arrays = False
-
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.reshape import reshape
         gy = self._elementwise_gy(grad_outputs[0], reshape, lambda v: v)
         return self._grads(indexes, self.get_retained_inputs(), gy)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        if not self._grads_on_arrays:
-            return None
+    backward_arrays = None
+
+    def _grads_backward_arrays(self, indexes, grad_outputs):
+        """``backward`` on arrays, building no graph: a loss whose ``_grads`` is plain arithmetic
+        (it runs on arrays as on Variables) takes it as its ``backward_arrays``."""
         gy = self._elementwise_gy(grad_outputs[0], lambda a, shape: a.reshape(shape), utils.force_array)
         inputs = tuple([x.data for x in self.inputs])
         return tuple([utils.force_array(g) for g in self._grads(indexes, inputs, gy)])

@@ -6,7 +6,7 @@ class SquaredError(PointwiseLoss):
     fname = "squared_error"
     argnames = ("x0", "x1")
     reductions = ("no", "mean")
-    _grads_on_arrays = True
+    backward_arrays = PointwiseLoss._grads_backward_arrays
 
     def _loss(self, xp, x0, x1):
         diff = x0 - x1
