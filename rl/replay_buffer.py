@@ -6,6 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy
 
 from kusari.dataset import to_device
+from kusari.rl.collections.columnar_queue import columns_of
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
 
 _ONE_STEP_FIELDS = operator.itemgetter("state", "action", "reward", "next_state",
@@ -105,7 +106,9 @@ def batch_experiences(experiences: List[List[dict]], device, phi: Callable[[Any]
     Parameters
     ----------
     experiences : list of list of dict
-        As :meth:`ReplayBuffer.sample` returns them.
+        As :meth:`ReplayBuffer.sample` returns them. A sample that carries its fields as columns
+        (:class:`kusari.rl.collections.SampledExperiences`) is batched from those; ``phi`` then sees
+        each observation as a row of the gathered array (equal values, shape and dtype).
     device
         Where the arrays go: None (leave them), ``'@numpy'``, ``'@cupy:N'``, an int or a Device.
     phi : callable
@@ -126,6 +129,17 @@ def batch_experiences(experiences: List[List[dict]], device, phi: Callable[[Any]
     """
     if not experiences:
         raise ValueError("batch_experiences: experiences is empty")
+    columns = columns_of(experiences)
+    if columns is not None:
+        # a ReplayBuffer's sample of one-step experiences: its fields come gathered as arrays
+        return {
+            "state": batch_states(list(columns["state"]), device, phi),
+            "action": to_device(device, columns["action"]),
+            "reward": to_device(device, columns["reward"]),
+            "next_state": batch_states(list(columns["next_state"]), device, phi),
+            "is_state_terminal": to_device(device, columns["is_state_terminal"]),
+            "discount": _float32(device, [gamma] * len(experiences)),
+        }
     if all(len(exp) == 1 for exp in experiences):
         # one-step experiences (the common case): one read of each transition's fields, no sums
         state, action, reward, next_state, terminal, next_action = zip(

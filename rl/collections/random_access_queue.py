@@ -65,7 +65,12 @@ class RandomAccessQueue:
 
     def sample(self, k: int) -> list:
         """``k`` distinct items drawn uniformly (NumPy's global RandomState)."""
-        return [self._items[self._head + i] for i in sample_n_k(len(self), k).tolist()]
+        return self._items_at(sample_n_k(len(self), k))
+
+    def _items_at(self, positions) -> list:
+        """The items at these positions (an int array of valid ones)."""
+        head, items = self._head, self._items
+        return [items[head + i] for i in positions.tolist()]
 
     def __repr__(self):
         return f"RandomAccessQueue({list(self)!r}, maxlen={self.maxlen})"

@@ -4,6 +4,7 @@ from typing import Optional
 
 import numpy
 
+from kusari.rl.collections.columnar_queue import ColumnarQueue
 from kusari.rl.collections.random_access_queue import RandomAccessQueue
 from kusari.rl.replay_buffer import AbstractReplayBuffer
 from kusari.rl.replay_buffers import transition_file
@@ -36,8 +37,10 @@ class ReplayBuffer(AbstractReplayBuffer):
         self.last_n_transitions = collections.defaultdict(
             lambda: collections.deque(maxlen=self.num_steps))
 
-    def _new_memory(self):
-        return RandomAccessQueue(maxlen=self.capacity)
+    def _new_memory(self, experiences=()):
+        # one-step experiences also keep their fields in columns, for fast batching
+        queue = ColumnarQueue if self.num_steps == 1 else RandomAccessQueue
+        return queue(experiences, maxlen=self.capacity)
 
     def append(self, state, action, reward, next_state=None, next_action=None,
                is_state_terminal: bool = False, env_id=0, **kwargs) -> None:
@@ -131,4 +134,4 @@ class ReplayBuffer(AbstractReplayBuffer):
         return {}, {}
 
     def _restore(self, experiences: list, index: dict, arrays: dict, owner: str, filename) -> None:
-        self.memory = RandomAccessQueue(experiences, maxlen=self.capacity)
+        self.memory = self._new_memory(experiences)
