@@ -68,14 +68,8 @@ class ColumnarQueue(RandomAccessQueue):
     The columns are kept while every transition has NumPy arrays of the first one's shapes and
     dtypes, real scalars, no ``next_action`` and at most :data:`MAX_ARRAY_BYTES` of arrays; the
     first one that has not drops them for good (as does ``queue[i] = ...``). The fields are copied
-    when appended: transitions are not to be changed once stored.
-
-    Parameters
-    ----------
-    items : iterable, optional
-        Initial experiences, oldest first.
-    maxlen : int, optional
-        Appending beyond it drops the oldest experience; None is unbounded.
+    when appended: transitions are not to be changed once stored. ``items`` and ``maxlen`` are
+    :class:`RandomAccessQueue`'s (the items being experiences).
     """
 
     def __init__(self, items: Iterable = (), maxlen: Optional[int] = None):
