@@ -273,6 +273,10 @@ class MolNetRecipe:
     batch_size : int
     lr : float
         Adam's step size (``alpha``).
+    activation : str or None
+        The name of a ``kusari.functions`` activation given to the graph convolution as its
+        ``activation`` (GGNN's readout; Chainer Chemistry's default is the identity); None keeps the
+        model's default.
     """
 
     dataset: str
@@ -281,6 +285,7 @@ class MolNetRecipe:
     conv_layers: int = 4
     batch_size: int = 32
     lr: float = 1e-3
+    activation: str | None = None
 
     def __post_init__(self):
         if self.dataset not in SPLITS:
@@ -332,8 +337,9 @@ class MolNetRecipe:
     def make_predictor(self, n_tasks: int, label_scaler=None) -> GraphConvPredictor:
         """A new predictor: the method's graph convolution and an MLP head with ``n_tasks`` outputs."""
         if self.method != "mpnn":
+            conv_kwargs = None if self.activation is None else {"activation": getattr(F, self.activation)}
             return set_up_predictor(self.method, self.n_unit, self.conv_layers, n_tasks,
-                                    label_scaler=label_scaler)
+                                    label_scaler=label_scaler, conv_kwargs=conv_kwargs)
         conv = MPNN(out_dim=self.n_unit, hidden_channels=self.n_unit,
                     n_update_layers=self.conv_layers)
         return GraphConvPredictor(conv, MLP(out_dim=n_tasks, hidden_dim=self.n_unit),

@@ -131,3 +131,35 @@ def test_the_smoke_mode_runs_kusaris_side_end_to_end(molnet, tmp_path, capsys):
     featurize_row = next(line for line in text.splitlines() if line.startswith("| featurize Lipophilicity"))
     assert float(featurize_row.strip("| ").split(" | ")[1]) > 0
     assert "4200 molecules" in capsys.readouterr().err
+
+
+def test_cv_folds_partition_the_rows_the_same_way_every_time():
+    from bench.chem import cv
+    rows = list(range(100, 1114))
+    folds = cv.folds(rows, 5)
+    assert sorted(sum(folds, [])) == rows and [len(f) for f in folds] == [203, 203, 203, 203, 202]
+    assert cv.folds(list(reversed(rows)), 5) == folds
+
+
+def test_cv_refuses_bad_arguments(capsys):
+    from bench.chem import cv
+    for argv in (["sigmoid"], ["--folds", "1"], ["--epochs", "3"]):
+        with pytest.raises(SystemExit):
+            cv.main(argv)
+    assert "settings must be of" in capsys.readouterr().err
+
+
+def test_cv_scores_held_out_rows_and_never_the_test_rows(molnet, monkeypatch):
+    from bench.chem import cv
+    seen = []
+
+    def fake_fit(self, train, valid, epochs, seed):
+        seen.append((len(train), len(valid), seed, self.activation))
+        return None, 1, [{"valid_rmse": 1.0 + seed + e} for e in range(epochs)]
+    monkeypatch.setattr(cv.esol, "GGNN", dict(cv.esol.GGNN))
+    import reproductions.chem._molnet as molnet_module
+    monkeypatch.setattr(molnet_module.MolNetRecipe, "fit", fake_fit)
+    train, valid, test = cv.benchmark_split()
+    result = cv.run_fold(cv.SETTINGS["identity"], (train, valid, test), 7, 12)
+    assert seen == [(len(train), len(valid), 7, None)]
+    assert result == {"best": 8.0, "best_epoch": 1, "last10": 8.0 + 6.5}
