@@ -103,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|")
     for name, runs in results.items():
         best, last = [r["best"] for r in runs], [r["last10"] for r in runs]
-        print(f"| {name} | {statistics.fmean(best):.4f} | {_paired(best, [r['best'] for r in first])} | "
-              f"{statistics.fmean(last):.4f} | {_paired(last, [r['last10'] for r in first])} |")
+        reference = runs is first   # no difference column against itself
+        print(f"| {name} | {statistics.fmean(best):.4f} | "
+              f"{'' if reference else _paired(best, [r['best'] for r in first])} | {statistics.fmean(last):.4f} | "
+              f"{'' if reference else _paired(last, [r['last10'] for r in first])} |")
     return 0
 
 

@@ -156,7 +156,6 @@ def test_cv_scores_held_out_rows_and_never_the_test_rows(molnet, monkeypatch):
     def fake_fit(self, train, valid, epochs, seed):
         seen.append((len(train), len(valid), seed, self.activation))
         return None, 1, [{"valid_rmse": 1.0 + seed + e} for e in range(epochs)]
-    monkeypatch.setattr(cv.esol, "GGNN", dict(cv.esol.GGNN))
     import reproductions.chem._molnet as molnet_module
     monkeypatch.setattr(molnet_module.MolNetRecipe, "fit", fake_fit)
     train, valid, test = cv.benchmark_split()
