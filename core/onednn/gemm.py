@@ -4,9 +4,11 @@ linear layer.
 On products with few rows, oneDNN's JIT kernels take 0.5 to 0.8 times the time of NumPy's OpenBLAS on
 one thread (measured on an AVX-512 Xeon: a batch of 100 through 1000x1000 weights 0.76, an LSTM's
 20x650 by 650x2600 0.66, its weight gradient 0.49); on square 256-wide ones the two run the same
-schedule (bitwise equal results). Below :data:`MIN_PRODUCT` multiply-adds, or with a side shorter
-than :data:`MIN_SIDE` (a batch of one, ten classes), its call costs more than it saves and NumPy
-computes.
+schedule (bitwise equal results), and on an AVX2 EPYC NumPy is faster there: Soft Actor-Critic's
+256x256 products made its update 5 % slower on oneDNN. So NumPy computes below :data:`MIN_PRODUCT`
+multiply-adds, with a side shorter than :data:`MIN_SIDE` (a batch of one, ten classes), or when no
+operand has :data:`MIN_OPERAND` elements (2 MB; oneDNN's gains above were all on a weight of 1M
+elements or more).
 """
 from __future__ import annotations
 
@@ -16,11 +18,13 @@ from kusari.onednn.library import Library
 
 MIN_PRODUCT = 2 ** 21
 MIN_SIDE = 16
+MIN_OPERAND = 2 ** 19
 
 
 def pays(m: int, n: int, k: int) -> bool:
     """Whether oneDNN beats NumPy on an (m, k) by (k, n) product (``use_onednn='auto'``)."""
-    return m * n * k >= MIN_PRODUCT and min(m, n) >= MIN_SIDE
+    return (m * n * k >= MIN_PRODUCT and min(m, n) >= MIN_SIDE
+            and max(m * k, k * n, m * n) >= MIN_OPERAND)
 
 
 def _rows(a):

@@ -1,4 +1,6 @@
 """relu: the rectified linear unit max(x, 0), elementwise."""
+import numpy
+
 from kusari import utils
 from kusari.functions.activation._piecewise_linear import PiecewiseLinear
 
@@ -7,6 +9,10 @@ class ReLU(PiecewiseLinear):
     _fname = "relu"
 
     def _value(self, xp, x):
+        if xp is numpy and x.ndim:
+            # NumPy's float maximum runs its SIMD loop on two arrays but not on an array and a scalar
+            # (NumPy 2.4 on AVX2: 32 against 11 us for 256x256): a zero row broadcast takes the SIMD loop
+            return numpy.maximum(x, numpy.zeros(x.shape[-1], x.dtype))
         return xp.maximum(x, utils.scalar_operand(0, x))
 
     def _slope(self, xp, x):

@@ -41,7 +41,8 @@ def test_matmul_reads_strided_rows_and_copies_other_layouts():
 
 
 def test_pays():
-    assert gemm.pays(256, 256, 256) and gemm.pays(2600, 650, 20)
+    assert gemm.pays(2600, 650, 20) and gemm.pays(100, 1000, 1000)
+    assert not gemm.pays(256, 256, 256)       # every operand fits in L2
     assert not gemm.pays(1, 1000, 1000)       # a batch of one
     assert not gemm.pays(100, 10, 1000)       # ten classes
     assert not gemm.pays(64, 64, 64)          # too small to repay the call
@@ -52,6 +53,7 @@ def any_size(monkeypatch):
     """Every product pays: small shapes exercise oneDNN."""
     monkeypatch.setattr(gemm, "MIN_PRODUCT", 1)
     monkeypatch.setattr(gemm, "MIN_SIDE", 1)
+    monkeypatch.setattr(gemm, "MIN_OPERAND", 1)
 
 
 def _linear_all(x, W, b, gy_seed=3):
@@ -113,11 +115,13 @@ def test_linear_gradients_numerically():
 def test_onednn_takes_large_float32_products_only(mode, count_calls):
     calls = count_calls(gemm, "matmul")
     with kusari.using_config("use_onednn", mode):
-        F.linear(_uniform((64, 256), 0), _uniform((256, 256), 1))
+        F.linear(_uniform((64, 1024), 0), _uniform((1024, 1024), 1))
         assert calls == ["matmul"]
-        F.linear(_uniform((1, 256), 0), _uniform((256, 256), 1))              # a batch of one
-        F.linear(_uniform((64, 256), 0).astype(numpy.float64), _uniform((256, 256), 1).astype(numpy.float64))
+        if mode == "auto":
+            F.linear(_uniform((256, 256), 0), _uniform((256, 256), 1))      # no operand of MIN_OPERAND
+        F.linear(_uniform((1, 1024), 0), _uniform((1024, 1024), 1))              # a batch of one
+        F.linear(_uniform((64, 1024), 0).astype(numpy.float64), _uniform((1024, 1024), 1).astype(numpy.float64))
         assert calls == ["matmul"]
     with kusari.using_config("use_onednn", "never"):
-        F.linear(_uniform((64, 256), 0), _uniform((256, 256), 1))
+        F.linear(_uniform((64, 1024), 0), _uniform((1024, 1024), 1))
         assert calls == ["matmul"]

@@ -320,7 +320,8 @@ def test_adam_bias_corrected_rate(make_params):
 
 def test_adam_flushes_subnormal_moments_without_moving_parameters(make_params):
     # one gradient of 1, then zeros (a dead unit): m decays as 0.1 * 0.9**k, below float32's smallest
-    # normal after about 830 steps; Adam sets it to 0 there instead of computing on subnormals
+    # normal after about 830 steps; Adam's next periodic flush sets it to 0 instead of computing on
+    # subnormals until it underflows on its own (about 150 steps later)
     tiny = numpy.finfo(numpy.float32).tiny
     link = make_params(w=numpy.full(3, 0.5, numpy.float32))
     opt = optimizers.Adam(alpha=1e-3).setup(link)
