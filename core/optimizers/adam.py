@@ -33,8 +33,8 @@ def _flush_subnormals(moment, scratch) -> None:
     parameter of ordinary size can show. The flush runs every :data:`FLUSH_INTERVAL` steps: a decaying
     entry spends about 150 steps in the subnormal range, so it then computes there for at most 16 of
     them, and the three passes of the flush cost 2 % of a Soft Actor-Critic update when run at every
-    step. ``v`` is left alone: it decays a hundred times slower, and
-    with ``eps=0`` a flushed ``v`` beside a small normal ``m`` would divide by zero.
+    step. ``v`` is left alone: it decays a hundred times slower, and with ``eps=0`` a flushed ``v``
+    beside a small normal ``m`` would divide by zero.
     """
     numpy.abs(moment, out=scratch)
     moment[scratch < numpy.finfo(moment.dtype).tiny] = 0

@@ -42,7 +42,7 @@ def test_matmul_reads_strided_rows_and_copies_other_layouts():
 
 def test_pays():
     assert gemm.pays(2600, 650, 20) and gemm.pays(100, 1000, 1000)
-    assert not gemm.pays(256, 256, 256)       # every operand fits in L2
+    assert not gemm.pays(256, 256, 256)       # no operand of MIN_OPERAND elements
     assert not gemm.pays(1, 1000, 1000)       # a batch of one
     assert not gemm.pays(100, 10, 1000)       # ten classes
     assert not gemm.pays(64, 64, 64)          # too small to repay the call
