@@ -4,6 +4,7 @@ from kusari.functions.activation._piecewise_linear import PiecewiseLinear
 
 class ClippedReLU(PiecewiseLinear):
     _fname = "clipped_relu"
+    _slope_from_output = True   # 0 < y < z exactly where 0 < x < z
 
     def __init__(self, z):
         self.z = z
@@ -11,8 +12,8 @@ class ClippedReLU(PiecewiseLinear):
     def _value(self, xp, x):
         return xp.clip(x, 0, self.z)
 
-    def _slope(self, xp, x):
-        return ((x > 0) & (x < self.z)).astype(x.dtype)
+    def _slope(self, xp, y):
+        return ((y > 0) & (y < self.z)).astype(y.dtype)
 
 
 def clipped_relu(x, z=20.0):

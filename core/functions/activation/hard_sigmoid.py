@@ -4,12 +4,14 @@ from kusari.functions.activation._piecewise_linear import PiecewiseLinear
 
 class HardSigmoid(PiecewiseLinear):
     _fname = "hard_sigmoid"
+    # 0 < y < 1 exactly where the computed y is on its linear piece, -2.5 < x < 2.5 up to rounding
+    _slope_from_output = True
 
     def _value(self, xp, x):
         return xp.clip(x * 0.2 + 0.5, 0, 1)
 
-    def _slope(self, xp, x):
-        return ((x > -2.5) & (x < 2.5)).astype(x.dtype) * 0.2
+    def _slope(self, xp, y):
+        return ((y > 0) & (y < 1)).astype(y.dtype) * 0.2
 
 
 def hard_sigmoid(x):

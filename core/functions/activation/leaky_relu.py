@@ -7,12 +7,16 @@ class LeakyReLU(PiecewiseLinear):
 
     def __init__(self, slope):
         self.slope = slope
+        # with a positive slope y has x's sign bit, so the slope is read from y (x may be freed);
+        # a zero or negative one loses it (y >= 0 either side of 0), so x is kept
+        self._slope_from_output = slope > 0
 
     def _value(self, xp, x):
         return xp.where(x >= 0, x, x * self.slope)
 
-    def _slope(self, xp, x):
-        return xp.where(x >= 0, x.dtype.type(1), x.dtype.type(self.slope))
+    def _slope(self, xp, a):
+        # the sign bit, not a < 0: slope * x of a tiny negative x can round to -0.0
+        return xp.where(xp.signbit(a), a.dtype.type(self.slope), a.dtype.type(1))
 
 
 def leaky_relu(x, slope=0.2):

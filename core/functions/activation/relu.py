@@ -7,6 +7,7 @@ from kusari.functions.activation._piecewise_linear import PiecewiseLinear
 
 class ReLU(PiecewiseLinear):
     _fname = "relu"
+    _slope_from_output = True   # y > 0 exactly where x > 0
 
     def _value(self, xp, x):
         if xp is numpy and x.ndim:
@@ -15,8 +16,8 @@ class ReLU(PiecewiseLinear):
             return numpy.maximum(x, numpy.zeros(x.shape[-1], x.dtype))
         return xp.maximum(x, utils.scalar_operand(0, x))
 
-    def _slope(self, xp, x):
-        return (x > utils.scalar_operand(0, x)).astype(x.dtype)
+    def _slope(self, xp, y):
+        return (y > utils.scalar_operand(0, y)).astype(y.dtype)
 
 
 def relu(x):
