@@ -1,32 +1,83 @@
 """Thread-local configuration (``kusari.config``) with process-wide defaults (``kusari.global_config``)."""
 import contextlib
 import os
+import sys
 import threading
+import warnings
 
 import numpy
 
 
+class _Unread:
+    """A configuration entry that Chainer scripts set but no kusari op reads yet.
+
+    Reads cost a Python call, which is harmless: nothing on a hot path reads it. Setting it
+    (per thread, globally, or through the environment variable that sets its default) to anything
+    but ``default`` warns once per entry that the setting has no effect, and ``why``.
+    """
+
+    _warned = set()   # the entries already warned about, once per process
+
+    def __init__(self, default, why, value=None):
+        self.default = default
+        self.why = why
+        self.value = default if value is None else value   # the process-wide value
+
+    def __set_name__(self, owner, name):
+        self.name = name
+        self._check(self.value)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self.value
+        return instance.__dict__.get(self.name, self.value)
+
+    def __set__(self, instance, value):
+        self._check(value)
+        instance.__dict__[self.name] = value
+
+    def __delete__(self, instance):
+        try:
+            del instance.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+
+    def _check(self, value):
+        if value != self.default and self.name not in _Unread._warned:
+            _Unread._warned.add(self.name)
+            # point at the user's line, past this module and using_config's contextlib frames
+            frame, level = sys._getframe(1), 2
+            while frame is not None and frame.f_code.co_filename in (__file__, contextlib.__file__):
+                frame, level = frame.f_back, level + 1
+            warnings.warn(f"kusari.config.{self.name} = {value!r} has no effect yet: {self.why}",
+                          stacklevel=level)
+
+
+_NO_CUDNN = "no op calls cuDNN so far (the GPU work will wire it)"
+
+
 class LocalConfig(threading.local):
     """Per-thread configuration. Unset entries fall through to the class attributes, which are the
-    process-wide defaults (``global_config``): a read is a plain attribute lookup, no Python hook."""
+    process-wide defaults (``global_config``): a read is a plain attribute lookup, no Python hook
+    (except for the entries that no op reads yet, which warn when set; see ``_Unread``)."""
 
     train = True
     enable_backprop = True
     type_check = os.environ.get("KUSARI_TYPE_CHECK", "1") != "0"
     debug = os.environ.get("KUSARI_DEBUG", "0") == "1"
     dtype = numpy.dtype(os.environ.get("KUSARI_DTYPE", "float32"))
-    use_cudnn = os.environ.get("KUSARI_USE_CUDNN", "auto")
-    cudnn_deterministic = os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1"
+    use_cudnn = _Unread("auto", _NO_CUDNN, os.environ.get("KUSARI_USE_CUDNN"))
+    cudnn_deterministic = _Unread(False, _NO_CUDNN,
+                                  os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1")
     use_onednn = os.environ.get("KUSARI_USE_ONEDNN", "auto")
     use_static_graph = True
     keep_graph_on_report = False
-    lazy_grad_sum = False
-    in_recomputing = False
-    schedule_func = None
+    lazy_grad_sum = _Unread(False, "backward sums each input's gradients as they arrive")
+    in_recomputing = _Unread(False, "kusari recomputes no forward pass (no checkpointing)")
+    schedule_func = _Unread(None, "static_graph runs its steps in recorded order")
 
     def show(self, file=None):
         """Print every configuration entry with this thread's value."""
-        import sys
         file = file or sys.stdout
         for k in sorted(_entries()):
             print(f"{k:<24}{getattr(self, k)}", file=file)
@@ -46,10 +97,14 @@ class GlobalConfig:
         return getattr(LocalConfig, name)
 
     def __setattr__(self, name, value):
-        setattr(LocalConfig, name, value)
+        entry = vars(LocalConfig).get(name)
+        if isinstance(entry, _Unread):
+            entry._check(value)
+            entry.value = value
+        else:
+            setattr(LocalConfig, name, value)
 
     def show(self, file=None):
-        import sys
         file = file or sys.stdout
         for k in sorted(_entries()):
             print(f"{k:<24}{getattr(LocalConfig, k)}", file=file)

@@ -2,6 +2,7 @@ import os
 import subprocess
 import sys
 import threading
+import warnings
 
 import numpy
 import pytest
@@ -84,3 +85,57 @@ def test_show_lists_entries(capsys):
 def test_get_dtype_mixed16_means_float16():
     with kusari.using_config("dtype", "mixed16"):
         assert kusari.get_dtype() == numpy.float16
+
+
+UNREAD = {"use_cudnn": "never", "cudnn_deterministic": True, "lazy_grad_sum": True,
+          "in_recomputing": True, "schedule_func": print}
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD))
+def test_unread_entry_warns_once_when_set_to_a_non_default_value(name, monkeypatch):
+    monkeypatch.setattr(configuration._Unread, "_warned", set())
+    default = getattr(kusari.config, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with kusari.using_config(name, default):   # the default itself is silent
+            pass
+    with pytest.warns(UserWarning, match=f"kusari.config.{name} = .* has no effect yet") as record:
+        with kusari.using_config(name, UNREAD[name]):
+            assert getattr(kusari.config, name) == UNREAD[name]
+    assert record[0].filename == __file__   # names the user's line, not using_config's
+    assert getattr(kusari.config, name) == default
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # once per process: a second setting is silent
+        setattr(kusari.config, name, UNREAD[name])
+        delattr(kusari.config, name)
+    assert getattr(kusari.config, name) == default
+
+
+def test_unread_entry_set_globally_warns_and_reaches_every_thread(monkeypatch):
+    monkeypatch.setattr(configuration._Unread, "_warned", set())
+    try:
+        with pytest.warns(UserWarning, match="kusari.config.lazy_grad_sum = True has no effect yet"):
+            kusari.global_config.lazy_grad_sum = True
+        seen = []
+        t = threading.Thread(target=lambda: seen.append(kusari.config.lazy_grad_sum))
+        t.start()
+        t.join()
+        assert seen == [True] and kusari.global_config.lazy_grad_sum is True
+    finally:
+        kusari.global_config.lazy_grad_sum = False
+    assert kusari.config.lazy_grad_sum is False
+
+
+def test_unread_entry_set_through_the_environment_warns_at_import():
+    env = dict(os.environ, KUSARI_USE_CUDNN="never")
+    run = subprocess.run([sys.executable, "-c", "import kusari; print(kusari.config.use_cudnn)"],
+                         env=env, capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["never"]
+    assert "kusari.config.use_cudnn = 'never' has no effect yet" in run.stderr
+
+
+def test_unknown_entry_read_raises_attribute_error_naming_it():
+    with pytest.raises(AttributeError, match="no_such_entry"):
+        kusari.config.no_such_entry
+    with pytest.raises(AttributeError, match="no_such_entry"):
+        kusari.global_config.no_such_entry
