@@ -2,9 +2,11 @@
 from collections.abc import Callable
 
 from kusari import functions as F
+from kusari.chem.functions.array.put_rows import put_rows
+from kusari.chem.functions.array.take_rows import take_rows
 from kusari.chem.links.connection.graph_linear import GraphLinear
 from kusari.chem.links.readout._mask import padding_mask
-from kusari.chem.links.update._rows import put_rows, real_rows, take_rows
+from kusari.chem.links.update._rows import real_rows
 from kusari.link import Chain
 
 

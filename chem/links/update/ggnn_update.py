@@ -1,8 +1,9 @@
 """GGNNUpdate: edge-type-wise messages aggregated into a GRU (Li et al., 2015)."""
 
 from kusari import functions as F
+from kusari.chem.functions.array.put_rows import put_rows
+from kusari.chem.functions.array.take_rows import take_rows
 from kusari.chem.links.connection.graph_linear import GraphLinear
-from kusari.chem.links.update._rows import put_rows, take_rows
 from kusari.link import Chain
 from kusari.links import GRU
 

@@ -1,43 +1,10 @@
-"""GGNN with the padding mask updates only the real nodes: the rows helpers' gradients, and a padded
-batch that gives each molecule's output and gradients as the molecule alone."""
+"""GGNN with the padding mask updates only the real nodes: a padded batch gives each molecule's output
+and gradients as the molecule alone (the rows ops' own tests: tests/chem/functions/array)."""
 import numpy
 import pytest
 
 import kusari
-from kusari import gradient_check
-from kusari.chem.links.update._rows import put_rows, take_rows
 from kusari.chem.models import GGNN
-
-ROWS = numpy.array([0, 2, 3, 6])
-
-
-@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
-@pytest.mark.parametrize("which", ["take", "put"])
-def test_rows_gradients(dtype, which):
-    rng = numpy.random.RandomState(0)
-    if which == "take":
-        x = rng.standard_normal((7, 3)).astype(dtype)
-        out_shape = (4, 3)
-
-        def f(x):
-            return take_rows(x, ROWS)
-        expected = x[ROWS]
-    else:
-        x = rng.standard_normal((4, 3)).astype(dtype)
-        out_shape = (7, 3)
-
-        def f(x):
-            return put_rows(x, ROWS, 7)
-        expected = numpy.zeros((7, 3), dtype)
-        expected[ROWS] = x
-    y = f(x)
-    assert y.dtype == dtype
-    numpy.testing.assert_array_equal(y.array, expected)
-    gy = rng.standard_normal(out_shape).astype(dtype)
-    ggx = rng.standard_normal(x.shape).astype(dtype)
-    tol = dict(atol=1e-4, rtol=1e-4, dtype=numpy.float64)
-    gradient_check.check_backward(f, x, gy, **tol)
-    gradient_check.check_double_backward(f, x, gy, ggx, **tol)
 
 
 def _molecule(rng, n_atoms, n_edge_types=4):

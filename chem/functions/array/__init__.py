@@ -1,0 +1,1 @@
+"""Array functions of kusari.chem."""
