@@ -6,18 +6,14 @@ The core distributions follow Chainer, whose ``sample()`` is already reparameter
 the classes here add the split, plus ``most_probable`` (ChainerRL's name for the mode).
 ``entropy`` stays a property, as everywhere in kusari.
 """
-import math
-
 import kusari
 import kusari.distributions as D
 import kusari.functions as F
 import numpy
-from kusari import backend, utils
-from kusari.function_node import FunctionNode
-from kusari.functions.activation.softplus import softplus_array
-
-_LOG_2 = math.log(2.0)
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+from kusari import utils
+from kusari.rl.functions.squashed_gaussian_draw import SquashedGaussianDraw, squashed_gaussian_draw  # NOQA
+from kusari.rl.functions.squashed_gaussian_log_density import (  # NOQA
+    SquashedGaussianLogDensity, squashed_gaussian_log_density)
 
 
 def _constant(v: kusari.Variable) -> kusari.Variable:
@@ -133,144 +129,6 @@ class Delta(PolicyDistributionMixin, D.Distribution):
 
     def sample_n(self, n):
         return F.broadcast_to(self.loc, (n,) + self.loc.shape)
-
-
-class SquashedGaussianLogDensity(FunctionNode):
-    """``log N(u; loc, exp(log_scale)^2) - log(1 - tanh(u)^2)`` summed over the last axis: the log
-    density of ``tanh(u)`` at the pre-tanh value ``u``, in one node.
-
-    Inputs ``u``, ``loc``, ``log_scale`` of one shape (..., action_size) and float dtype; output of
-    shape (...). ``log(1 - tanh(u)^2)`` is computed as ``2 (log 2 - u - softplus(-2u))``, which stays
-    finite where ``1 - tanh(u)^2`` underflows to 0. The gradients are ``(2 tanh(u) - z / scale) gy``
-    to ``u``, ``z / scale gy`` to ``loc`` and ``(z^2 - 1) gy`` to ``log_scale``, with
-    ``z = (u - loc) / scale``.
-    """
-
-    def forward(self, inputs):
-        u, loc, log_scale = inputs
-        xp = backend.get_array_module(u)
-        self.retain_inputs((0, 1, 2))
-        z = (u - loc) * xp.exp(-log_scale)
-        log_det = 2.0 * (_LOG_2 - u - softplus_array(xp, -2.0 * u))
-        return utils.force_array((-0.5 * z * z - log_scale - _HALF_LOG_2PI - log_det).sum(axis=-1)),
-
-    def backward(self, indexes, grad_outputs):
-        u, loc, log_scale = self.get_retained_inputs()
-        gy = F.broadcast_to(F.expand_dims(grad_outputs[0], -1), u.shape)
-        inv_scale = F.exp(-log_scale)
-        z = (u - loc) * inv_scale
-        return tuple(gy * self._local_slope(i, F.tanh, u, z, z * inv_scale) for i in indexes)
-
-    def backward_arrays(self, indexes, grad_outputs):
-        u, loc, log_scale = (x.data for x in self.inputs)
-        xp = backend.get_array_module(u)
-        gy = xp.broadcast_to(grad_outputs[0][..., None], u.shape)
-        inv_scale = xp.exp(-log_scale)
-        z = (u - loc) * inv_scale
-        return tuple(utils.force_array(gy * self._local_slope(i, xp.tanh, u, z, z * inv_scale))
-                     for i in indexes)
-
-    @staticmethod
-    def _local_slope(index, tanh, u, z, z_over_scale):
-        """The derivative of the summand with respect to input ``index`` (Variables or arrays)."""
-        if index == 0:
-            return 2.0 * tanh(u) - z_over_scale
-        if index == 1:
-            return z_over_scale
-        return z * z - 1.0
-
-
-class SquashedGaussianDraw(FunctionNode):
-    """``u = loc + exp(log_scale) * eps`` and ``y = tanh(u)``, in one node with both as outputs.
-
-    Inputs ``loc`` and ``log_scale`` of one shape S and ``eps`` of shape sample_shape + S (one float
-    dtype); outputs ``y`` and ``u`` of ``eps``'s shape. Gradients: ``g = gy (1 - y^2) + gu`` to
-    ``loc`` and ``g eps scale`` to ``log_scale`` (summed over the sample axes), ``g scale`` to ``eps``.
-    """
-
-    def forward(self, inputs):
-        loc, log_scale, eps = inputs
-        xp = backend.get_array_module(loc)
-        self.retain_inputs((1, 2))
-        self.retain_outputs((0,))
-        u = utils.force_array(loc + xp.exp(log_scale) * eps)
-        return utils.force_array(xp.tanh(u)), u
-
-    def backward(self, indexes, grad_outputs):
-        log_scale, eps = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
-        g = self._pre_tanh_gradient(grad_outputs, y, lambda v: v)
-        return self._input_gradients(indexes, g, F.exp(log_scale), eps, F.sum)
-
-    def backward_arrays(self, indexes, grad_outputs):
-        inputs = self.inputs
-        log_scale, eps = inputs[1].data, inputs[2].data
-        xp = backend.get_array_module(eps)
-        g = self._pre_tanh_gradient(grad_outputs, self._retained_output_data[0], utils.force_array)
-        return tuple(utils.force_array(gx) for gx in
-                     self._input_gradients(indexes, g, xp.exp(log_scale), eps, _sum_array))
-
-    @staticmethod
-    def _pre_tanh_gradient(grad_outputs, y, force):
-        """The gradient with respect to ``u``: through ``y``'s tanh, plus ``u``'s own."""
-        gy, gu = grad_outputs
-        g = None if gy is None else force(gy * force(1.0 - force(y * y)))
-        if gu is not None:
-            g = gu if g is None else g + gu
-        return g
-
-    @staticmethod
-    def _input_gradients(indexes, g, scale, eps, sum_):
-        """The gradients of the inputs in ``indexes`` from ``g``, the gradient with respect to ``u``."""
-        sample_axes = tuple(range(eps.ndim - scale.ndim))
-
-        def to_parameter_shape(v):
-            return sum_(v, axis=sample_axes) if sample_axes else v
-        gradients = {0: lambda: to_parameter_shape(g),
-                     1: lambda: to_parameter_shape(g * eps) * scale,
-                     2: lambda: g * scale}
-        return tuple(gradients[i]() for i in indexes)
-
-
-def _sum_array(a, axis):
-    return a.sum(axis=axis)
-
-
-def squashed_gaussian_draw(loc, log_scale, eps) -> tuple:
-    """``(tanh(u), u)`` with ``u = loc + exp(log_scale) * eps``: a reparameterized draw of the
-    tanh-squashed Gaussian and its pre-tanh value.
-
-    loc, log_scale : float Variables or arrays of one shape S; eps : float array (or Variable) of
-    shape sample_shape + S, standard normal draws. Returns two Variables of ``eps``'s shape. See
-    :class:`SquashedGaussianDraw`.
-    """
-    arrays = [kusari.as_array(v) for v in (loc, log_scale, eps)]
-    loc_shape = arrays[0].shape
-    if (arrays[1].shape != loc_shape or arrays[2].ndim < len(loc_shape)
-            or arrays[2].shape[arrays[2].ndim - len(loc_shape):] != loc_shape):
-        raise ValueError(f"squashed_gaussian_draw: loc and log_scale must have one shape S and eps "
-                         f"a shape ending in S, got {', '.join(str(a.shape) for a in arrays)}")
-    for name, a in zip(("loc", "log_scale", "eps"), arrays):
-        utils.check_float("squashed_gaussian_draw", name, a)
-    utils.check_same_dtype("squashed_gaussian_draw", loc=arrays[0], log_scale=arrays[1], eps=arrays[2])
-    return SquashedGaussianDraw().apply((loc, log_scale, eps))
-
-
-def squashed_gaussian_log_density(u, loc, log_scale) -> kusari.Variable:
-    """The log density of ``tanh(u)``, ``u ~ N(loc, diag(exp(log_scale))^2)``, at the pre-tanh ``u``.
-
-    u, loc, log_scale : float Variables or arrays of one shape (..., action_size) and dtype;
-    returns a Variable of shape (...). See :class:`SquashedGaussianLogDensity`.
-    """
-    arrays = [kusari.as_array(v) for v in (u, loc, log_scale)]
-    if len({a.shape for a in arrays}) != 1 or arrays[0].ndim < 1:
-        raise ValueError(f"squashed_gaussian_log_density: u, loc and log_scale must have one shape "
-                         f"with an action axis, got {', '.join(str(a.shape) for a in arrays)}")
-    for name, a in zip(("u", "loc", "log_scale"), arrays):
-        utils.check_float("squashed_gaussian_log_density", name, a)
-    utils.check_same_dtype("squashed_gaussian_log_density", u=arrays[0], loc=arrays[1],
-                           log_scale=arrays[2])
-    return SquashedGaussianLogDensity().apply((u, loc, log_scale))[0]
 
 
 class SquashedDiagonalGaussian(PolicyDistributionMixin, D.Distribution):

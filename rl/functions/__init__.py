@@ -1,0 +1,4 @@
+"""kusari.rl.functions: the differentiable ops that only kusari.rl needs."""
+from kusari.rl.functions.squashed_gaussian_draw import squashed_gaussian_draw, SquashedGaussianDraw  # NOQA
+from kusari.rl.functions.squashed_gaussian_log_density import (  # NOQA
+    squashed_gaussian_log_density, SquashedGaussianLogDensity)
