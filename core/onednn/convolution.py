@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy
 
 from kusari import utils
+from kusari._tuning import CONV_PLAIN_MIN_PIXELS
 from kusari.onednn import layout, primitive
 from kusari.onednn.library import Library
 
@@ -36,12 +37,10 @@ class _Geometry:
             (o - 1) * s + (k - 1) * d + 1 - i - p
             for o, s, k, d, i, p in zip(dst[2:], stride, weights[2:], dilate, src[2:], pad))
         self.channels_last = channels_last
-        # A pointwise convolution is a GEMM on the plain layout. On images of 14x14 and more, oneDNN's
-        # GEMM kernel there beats its blocked kernels once their reorders of x and y are counted
-        # (ResNet-50's 1x1 convolutions, forward and both backwards: 0.47-0.99x the time); on 7x7
-        # the blocked kernels win (0.8x).
+        # A pointwise convolution is a GEMM on the plain layout, faster than the blocked kernels with
+        # their reorders on large enough images (kusari._tuning).
         self.plain = (all(k == 1 for k in weights[2:]) and all(v == 1 for v in stride) and not any(pad)
-                      and utils.size_of_shape(src[2:]) >= 100)
+                      and utils.size_of_shape(src[2:]) >= CONV_PLAIN_MIN_PIXELS)
 
     def any_mds(self, lib):
         """Descriptors of src, weights and dst: the weights' layout is the primitive's choice; src and dst

@@ -8,17 +8,16 @@ schedule (bitwise equal results), and on an AVX2 EPYC NumPy is faster there: Sof
 256x256 products made its update 5 % slower on oneDNN. So NumPy computes below :data:`MIN_PRODUCT`
 multiply-adds, with a side shorter than :data:`MIN_SIDE` (a batch of one, ten classes), or when no
 operand has :data:`MIN_OPERAND` elements (2 MB; oneDNN's gains above were all on a weight of 1M
-elements or more).
+elements or more). The three thresholds are rows of :mod:`kusari._tuning`'s table.
 """
 from __future__ import annotations
 
 import numpy
 
+from kusari._tuning import GEMM_MIN_OPERAND as MIN_OPERAND
+from kusari._tuning import GEMM_MIN_PRODUCT as MIN_PRODUCT
+from kusari._tuning import GEMM_MIN_SIDE as MIN_SIDE
 from kusari.onednn.library import Library
-
-MIN_PRODUCT = 2 ** 21
-MIN_SIDE = 16
-MIN_OPERAND = 2 ** 19
 
 
 def pays(m: int, n: int, k: int) -> bool:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import numpy
 
-MIN_CHANNELS = 16
-"""Fewest channels of an array that a convolution writes channels-last (with fewer, a pixel's
-channels do not fill an AVX-512 register and oneDNN's blocked kernels are faster)."""
+from kusari._tuning import CHANNELS_LAST_MIN_CHANNELS as MIN_CHANNELS
 
 
 def _memory_order(ndim: int, channels_last: bool = True) -> tuple:
@@ -60,6 +58,7 @@ def as_layout(array, channels_last: bool) -> numpy.ndarray:
 
 def preferred(shape) -> bool:
     """Whether a convolution writes an array of ``shape`` channels-last: a 2-D image of at least
-    :data:`MIN_CHANNELS` channels. All such arrays being channels-last, the ops between convolutions
-    (batch normalization, ReLU, residual sums, pooling) meet one layout and keep it."""
+    :data:`MIN_CHANNELS` channels (``CHANNELS_LAST_MIN_CHANNELS`` of :mod:`kusari._tuning`). All such
+    arrays being channels-last, the ops between convolutions (batch normalization, ReLU, residual sums,
+    pooling) meet one layout and keep it."""
     return len(shape) == 4 and shape[1] >= MIN_CHANNELS

@@ -12,14 +12,13 @@ import math
 import numpy
 
 from kusari import backend
+from kusari._tuning import ADAM_FLUSH_INTERVAL as FLUSH_INTERVAL
 from kusari.optimizers._base import BuiltinMethod, BuiltinRule, make_defaults
 
 _default_hyperparam = make_defaults(
     alpha=0.001, beta1=0.9, beta2=0.999, eps=1e-8, eta=1.0, weight_decay_rate=0,
     amsgrad=False, adabound=False, final_lr=0.1, gamma=1e-3)
 _d = _default_hyperparam
-# Steps between two flushes of Adam's subnormal moments (see _flush_subnormals)
-FLUSH_INTERVAL = 16
 
 
 def _flush_subnormals(moment, scratch) -> None:

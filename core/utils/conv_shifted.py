@@ -19,13 +19,9 @@ import itertools
 
 import numpy
 
+from kusari._tuning import SHIFTED_CONV_BLOCK_BYTES as BLOCK_BYTES
+from kusari._tuning import SHIFTED_CONV_MIN_CHANNELS as MIN_CHANNELS
 from kusari.utils import blas
-
-# Below this many input or output channels a tap's GEMM is too thin to beat one im2col GEMM.
-MIN_CHANNELS = 16
-# Grid columns per block: the taps' GEMMs of one block reuse the same input and output columns,
-# so the block's operands should stay in the core's L2 cache between them.
-BLOCK_BYTES = 1 << 19
 
 
 def _blocks(length, rows, itemsize):
