@@ -1,0 +1,16 @@
+"""kusari.onnx: export to ONNX, verification in ONNX Runtime, int8 quantization and ONNX import (extra ``[onnx]``).
+
+``export(model, args)`` traces one forward call and writes an ONNX ``ModelProto`` (onnx-chainer's
+signature); ``export_testcase`` adds the input and output protobufs; ``quantize`` runs ONNX
+Runtime's int8 quantization; ``load(path)`` turns an ONNX file back into a fine-tunable Link;
+``coverage()`` says which of ``kusari.functions`` export. ``import kusari`` never imports this package.
+"""
+from kusari.utils.extras import require_extra
+
+require_extra("onnx", ["onnx", "onnxruntime"])
+
+from kusari.onnx.converters import coverage, register_converter  # NOQA: E402
+from kusari.onnx.export import ExportError, export, export_testcase  # NOQA: E402
+from kusari.onnx.opsets import supported_opsets  # NOQA: E402
+
+__all__ = ["ExportError", "coverage", "export", "export_testcase", "register_converter", "supported_opsets"]

@@ -1,0 +1,131 @@
+"""The graph under construction and the per-op Context that converters add ONNX nodes through."""
+import numpy
+from onnx import helper, numpy_helper
+
+
+class ExportError(ValueError):
+    """An op or a forward that kusari cannot write as ONNX (the message names the op and its link path)."""
+
+
+class Graph:
+    """Nodes, initializers and the known values of one export.
+
+    ``names`` maps ``id(array)`` of every traced array (inputs, op outputs, parameters, constants)
+    to its ONNX value name; ``dims`` maps a value name to its shape with dynamic axes as strings;
+    ``keep`` holds the traced arrays so that their ids stay unique while the export runs.
+    """
+
+    def __init__(self, opset: int):
+        self.opset = opset
+        self.nodes = []
+        self.initializers = []
+        self.initializer_names = set()
+        self.names = {}
+        self.dims = {}
+        self.keep = []
+        self._used = set()
+
+    def unique(self, base: str) -> str:
+        """``base``, or ``base_k`` with the first free k."""
+        name, k = base, 0
+        while name in self._used:
+            k += 1
+            name = f"{base}_{k}"
+        self._used.add(name)
+        return name
+
+    def add_initializer(self, array, name: str) -> str:
+        name = self.unique(name)
+        self.initializers.append(numpy_helper.from_array(numpy.ascontiguousarray(array), name))
+        self.initializer_names.add(name)
+        self.dims[name] = tuple(numpy.shape(array))
+        return name
+
+    def name_array(self, array, name: str) -> None:
+        self.keep.append(array)
+        self.names[id(array)] = name
+
+
+class Context:
+    """What a converter sees of one traced op: its input names and arrays, and ways to add ONNX nodes.
+
+    ``inputs``: value names, one per input of the kusari node; ``in_arrays`` / ``out_arrays``: the
+    traced arrays (for shapes and dtypes); ``opset``: the target opset; ``prefix``: the link path
+    of the op (``/conv1/``), used for node names.
+    """
+
+    def __init__(self, graph: Graph, node, inputs, in_arrays, out_arrays, prefix: str):
+        self.graph = graph
+        self.node = node
+        self.inputs = list(inputs)
+        self.in_arrays = in_arrays
+        self.out_arrays = out_arrays
+        self.prefix = prefix
+        self.opset = graph.opset
+        self.label = type(node).__name__
+        self.out_dims = {}    # dims that a converter sets for its outputs (default: lined up with input 0)
+
+    def add(self, op_type: str, inputs, n_outputs: int = 1, **attrs):
+        """Add an ONNX node; returns its output name (a list when ``n_outputs`` > 1)."""
+        base = self.prefix + self.label
+        outputs = [self.graph.unique(base) for _ in range(n_outputs)]
+        self.graph.nodes.append(helper.make_node(op_type, list(inputs), outputs,
+                                                 name=self.graph.unique(f"{base}/{op_type}"), **attrs))
+        return outputs[0] if n_outputs == 1 else outputs
+
+    def unsupported(self, reason: str):
+        """Raise ExportError: this op, at this link path, has no ONNX form in this case."""
+        raise ExportError(f"export: {self.label} (at link path {self.prefix.rstrip('/') or '/'}) cannot be "
+                          f"exported: {reason}")
+
+    def const(self, value, dtype=None) -> str:
+        """An initializer holding ``value`` (as ``dtype``, default input 0's dtype)."""
+        dtype = self.in_arrays[0].dtype if dtype is None else dtype
+        return self.graph.add_initializer(numpy.asarray(value, dtype=dtype), f"{self.prefix}{self.label}/const")
+
+    def ints(self, values) -> str:
+        """A 1-d int64 initializer (shapes, axes, pads for ops that take them as inputs)."""
+        return self.const(numpy.asarray(list(values), dtype=numpy.int64).reshape(-1), numpy.int64)
+
+    def reduce(self, op_type: str, x: str, axes, keepdims: bool) -> str:
+        """``op_type`` (ReduceSum, ReduceMean, ReduceMax, ...) over ``axes``, whose axes moved to an input
+        at opset 13 (ReduceSum) or 18 (the others)."""
+        axes = [int(a) for a in axes]
+        if op_type == "ReduceSum" or self.opset >= 18:
+            return self.add(op_type, [x, self.ints(axes)], keepdims=int(keepdims))
+        return self.add(op_type, [x], axes=axes, keepdims=int(keepdims))
+
+    @staticmethod
+    def tensor_type(dtype) -> int:
+        """The ONNX TensorProto element type of a NumPy dtype."""
+        return helper.np_dtype_to_tensor_dtype(numpy.dtype(dtype))
+
+    def dims(self, name: str) -> tuple:
+        """The shape of value ``name`` with dynamic axes as strings (None if unknown)."""
+        return self.graph.dims.get(name)
+
+    def dynamic(self, i: int = 0) -> tuple:
+        """Which axes of input ``i`` are dynamic: a tuple of bools."""
+        dims = self.dims(self.inputs[i]) or tuple(numpy.shape(self.in_arrays[i]))
+        return tuple(isinstance(d, str) for d in dims)
+
+    def shape_for(self, shape, like: int = 0) -> str:
+        """An int64 shape input for Reshape (of output 0, whose dims it sets): axes that copy a dynamic
+        axis of input ``like`` at the same position become 0 (copy), and one axis holding a dynamic
+        size otherwise becomes -1."""
+        in_shape = tuple(self.in_arrays[like].shape)
+        dyn = self.dynamic(like)
+        target = [int(s) for s in shape]
+        kept = [i < len(in_shape) and dyn[i] and target[i] == in_shape[i] for i in range(len(target))]
+        if any(dyn[i] and not (i < len(kept) and kept[i]) for i in range(len(in_shape))):
+            # a dynamic axis folded into another: let the first axis it divides absorb it
+            free = [i for i in range(len(target)) if not kept[i]]
+            sizes = [in_shape[i] for i in range(len(in_shape)) if dyn[i] and not (i < len(kept) and kept[i])]
+            for i in free:
+                if all(target[i] % s == 0 for s in sizes):
+                    target[i] = -1
+                    break
+        in_dims = self.dims(self.inputs[like]) or in_shape
+        self.out_dims[0] = tuple(in_dims[i] if k else (f"{self.prefix}{self.label}_{i}" if t == -1 else t)
+                                 for i, (k, t) in enumerate(zip(kept, target)))
+        return self.ints([0 if k else t for k, t in zip(kept, target)])

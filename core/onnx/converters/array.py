@@ -1,0 +1,201 @@
+"""Converters of kusari.functions.array: shapes, axes, indexing, joining and splitting."""
+import numpy
+
+from kusari.functions.array.broadcast import BroadcastTo
+from kusari.functions.array.cast import Cast
+from kusari.functions.array.concat import Concat
+from kusari.functions.array.copy import Copy
+from kusari.functions.array.depth2space import Depth2Space
+from kusari.functions.array.flip import Flip
+from kusari.functions.array.get_item import GetItem
+from kusari.functions.array.pad import Pad
+from kusari.functions.array.reshape import Reshape
+from kusari.functions.array.space2depth import Space2Depth
+from kusari.functions.array.split_axis import SplitAxis
+from kusari.functions.array.stack import Stack
+from kusari.functions.array.sum_to import SumTo
+from kusari.functions.array.tile import Tile
+from kusari.functions.array.transpose import Transpose
+from kusari.functions.array.where import Where
+from kusari.onnx.converters import register_converter
+
+_INT64_MAX, _INT64_MIN = 2 ** 63 - 1, -2 ** 63
+
+
+@register_converter(Reshape, functions=("reshape", "flatten", "expand_dims", "squeeze"))
+def _reshape(ctx, node):
+    return ctx.add("Reshape", [ctx.inputs[0], ctx.shape_for(ctx.out_arrays[0].shape)])
+
+
+@register_converter(Transpose, functions=("transpose", "swapaxes", "moveaxis", "rollaxis"))
+def _transpose(ctx, node):
+    ndim = ctx.in_arrays[0].ndim
+    perm = list(range(ndim))[::-1] if node._axes is None else [int(a) % ndim for a in node._axes]
+    dims = ctx.dims(ctx.inputs[0])
+    if dims is not None:
+        ctx.out_dims[0] = tuple(dims[p] for p in perm)
+    return ctx.add("Transpose", ctx.inputs, perm=perm)
+
+
+@register_converter(BroadcastTo, functions=("broadcast_to", "broadcast"))
+def _broadcast_to(ctx, node):
+    # Expand broadcasts both ways: a 1 keeps the input's (possibly dynamic) size
+    shape = list(node._shape)
+    in_shape, dyn = ctx.in_arrays[0].shape, ctx.dynamic(0)
+    in_dims = ctx.dims(ctx.inputs[0]) or in_shape
+    lead = len(shape) - len(in_shape)
+    dims = list(shape)
+    for i, d in enumerate(dyn):
+        if d:
+            shape[lead + i], dims[lead + i] = 1, in_dims[i]
+    ctx.out_dims[0] = tuple(dims)
+    return ctx.add("Expand", [ctx.inputs[0], ctx.ints(shape)])
+
+
+@register_converter(SumTo, functions=("sum_to",))
+def _sum_to(ctx, node):
+    in_shape, shape = ctx.in_arrays[0].shape, node._shape
+    lead = len(in_shape) - len(shape)
+    y = ctx.inputs[0]
+    if lead:
+        y = ctx.reduce("ReduceSum", y, range(lead), False)
+    kept = [i for i, s in enumerate(shape) if s == 1 and in_shape[lead + i] != 1]
+    return ctx.reduce("ReduceSum", y, kept, True) if kept else ctx.add("Identity", [y])
+
+
+@register_converter(Concat, functions=("concat", "hstack", "vstack", "dstack"))
+def _concat(ctx, node):
+    return ctx.add("Concat", ctx.inputs, axis=int(node._axis))
+
+
+@register_converter(Stack, functions=("stack",))
+def _stack(ctx, node):
+    axes = ctx.ints([node._axis])
+    return ctx.add("Concat", [ctx.add("Unsqueeze", [x, axes]) for x in ctx.inputs], axis=int(node._axis))
+
+
+@register_converter(SplitAxis, functions=("split_axis",))
+def _split_axis(ctx, node):
+    sizes = [y.shape[node._axis] for y in ctx.out_arrays]
+    out = ctx.add("Split", [ctx.inputs[0], ctx.ints(sizes)], n_outputs=len(sizes), axis=int(node._axis))
+    return [out] if len(sizes) == 1 else out
+
+
+@register_converter(Cast, functions=("cast",))
+def _cast(ctx, node):
+    return ctx.add("Cast", ctx.inputs, to=ctx.tensor_type(ctx.out_arrays[0].dtype))
+
+
+@register_converter(Copy, functions=("copy",))
+def _copy(ctx, node):
+    return ctx.add("Identity", ctx.inputs)
+
+
+@register_converter(Where, functions=("where",))
+def _where(ctx, node):
+    return ctx.add("Where", ctx.inputs)
+
+
+@register_converter(Tile, functions=("tile",))
+def _tile(ctx, node):
+    reps = (node._reps,) if isinstance(node._reps, int) else tuple(node._reps)
+    x, ndim = ctx.inputs[0], ctx.in_arrays[0].ndim
+    if len(reps) > ndim:
+        x = ctx.add("Reshape", [x, ctx.ints((1,) * (len(reps) - ndim) + ctx.in_arrays[0].shape)])
+    reps = (1,) * (max(ndim, len(reps)) - len(reps)) + reps
+    return ctx.add("Tile", [x, ctx.ints(reps)])
+
+
+@register_converter(Flip, functions=("flip", "fliplr", "flipud"))
+def _flip(ctx, node):
+    return ctx.add("Slice", [ctx.inputs[0], ctx.ints([-1]), ctx.ints([_INT64_MIN]), ctx.ints([node._axis]),
+                             ctx.ints([-1])])
+
+
+@register_converter(Pad, functions=("pad",))
+def _pad(ctx, node):
+    modes = {"constant": "constant", "edge": "edge", "reflect": "reflect", "wrap": "wrap"}
+    if node._mode not in modes:
+        ctx.unsupported(f"mode={node._mode!r} (ONNX Pad has constant, edge, reflect and wrap)")
+    widths = numpy.asarray(node._widths).reshape(-1, 2)
+    pads = ctx.ints(list(widths[:, 0]) + list(widths[:, 1]))
+    inputs = [ctx.inputs[0], pads]
+    if node._mode == "constant":
+        value = numpy.asarray(node._constant_values)
+        if value.size != 1:
+            ctx.unsupported("constant_values per axis (ONNX Pad takes one value)")
+        inputs.append(ctx.const(value.reshape(())))
+    if node._mode == "wrap" and ctx.opset < 19:
+        ctx.unsupported(f"mode='wrap' needs opset 19 or newer, got opset {ctx.opset}")
+    return ctx.add("Pad", inputs, mode=modes[node._mode])
+
+
+@register_converter(Depth2Space, functions=("depth2space",))
+def _depth2space(ctx, node):
+    return ctx.add("DepthToSpace", ctx.inputs, blocksize=int(node._r), mode="DCR")
+
+
+@register_converter(Space2Depth, functions=("space2depth",))
+def _space2depth(ctx, node):
+    return ctx.add("SpaceToDepth", ctx.inputs, blocksize=int(node._r))
+
+
+@register_converter(GetItem, functions=("get_item",))
+def _get_item(ctx, node):
+    """Basic indexing (ints, slices, None, Ellipsis) as Slice + Squeeze + Unsqueeze; one integer array as Gather."""
+    x_shape = ctx.in_arrays[0].shape
+    in_dims = ctx.dims(ctx.inputs[0]) or x_shape
+    slices = list(node.slices)
+    arrays = [i for i, s in enumerate(slices) if hasattr(s, "ndim") and s.ndim > 0]
+    n_axes = sum(1 for s in slices if s is not None and s is not Ellipsis)
+    ellipsis = [i for i, s in enumerate(slices) if s is Ellipsis]
+    if ellipsis:
+        slices[ellipsis[0]:ellipsis[0] + 1] = [slice(None)] * (len(x_shape) - n_axes)
+    slices += [slice(None)] * (len(x_shape) - sum(1 for s in slices if s is not None))
+    if len(arrays) > 1:
+        ctx.unsupported("more than one integer array index (advanced indexing)")
+    starts, ends, axes, steps, squeeze, unsqueeze, out_dims = [], [], [], [], [], [], []
+    axis = 0
+    gather = None
+    for s in slices:
+        if s is None:
+            unsqueeze.append(len(out_dims))
+            out_dims.append(1)
+            continue
+        size = x_shape[axis]
+        if isinstance(s, slice):
+            if s != slice(None) and s != slice(None, None, 1):
+                start, stop, step = s.indices(size)
+                starts.append(start)
+                ends.append(_INT64_MIN if step < 0 and stop < 0 else stop)
+                axes.append(axis)
+                steps.append(step)
+                out_dims.append(len(range(start, stop, step)))
+            else:
+                out_dims.append(in_dims[axis])
+        elif hasattr(s, "ndim") and s.ndim > 0:
+            gather = (axis, len(out_dims), numpy.asarray(s))
+            out_dims.append(None)
+        else:
+            i = int(s) % size
+            starts.append(i), ends.append(i + 1), axes.append(axis), steps.append(1)
+            squeeze.append(axis)
+        axis += 1
+    y = ctx.inputs[0]
+    if axes:
+        y = ctx.add("Slice", [y, ctx.ints(starts), ctx.ints(ends), ctx.ints(axes), ctx.ints(steps)])
+    if gather is not None:
+        g_axis, out_at, index = gather
+        y = ctx.add("Gather", [y, ctx.ints(index.reshape(-1)) if index.ndim == 1 else ctx.const(index, numpy.int64)],
+                    axis=g_axis)
+        out_dims[out_at:out_at + 1] = list(index.shape)
+    if squeeze:
+        if gather is not None:
+            ctx.unsupported("an integer array index mixed with integer indices")
+        y = ctx.add("Squeeze", [y, ctx.ints(squeeze)])
+    if unsqueeze:
+        y = ctx.add("Unsqueeze", [y, ctx.ints(unsqueeze)])
+    if y == ctx.inputs[0]:
+        y = ctx.add("Identity", [y])
+    ctx.out_dims[0] = tuple(out_dims)
+    return y

@@ -1,0 +1,62 @@
+"""Shared setup of the kusari.onnx tests: skip cleanly without the [onnx] extra; export-and-compare helpers."""
+import numpy
+import pytest
+
+onnx = pytest.importorskip("onnx", reason="kusari.onnx needs the [onnx] extra (onnx, onnxruntime)")
+ort = pytest.importorskip("onnxruntime", reason="kusari.onnx needs the [onnx] extra (onnx, onnxruntime)")
+
+import kusari  # NOQA: E402
+
+
+def run_onnx(model_proto, inputs):
+    """Run ``model_proto`` in ONNX Runtime (CPU, one thread) on ``{name: array}``; returns the output list."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(model_proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    return session.run(None, inputs)
+
+
+def kusari_outputs(model, args):
+    with kusari.using_config("train", False), kusari.no_backprop_mode():
+        out = model(*[kusari.Variable(a) for a in args])
+    out = out if isinstance(out, (tuple, list)) else (out,)
+    return [y.array for y in out]
+
+
+def check_export(model, make_inputs, batches=(2, 3), rtol=1e-4, atol=1e-5, opset_version=None, dynamic=True):
+    """Export ``model`` traced on ``make_inputs(batches[0])`` with axis 0 of every input dynamic, check the file with
+    ``onnx.checker`` and compare ONNX Runtime with kusari at every batch size. Returns the ModelProto."""
+    import kusari.onnx
+    args = make_inputs(batches[0])
+    names = [f"Input_{i}" for i in range(len(args))]
+    axes = {name: {0: "batch"} for name, a in zip(names, args) if numpy.ndim(a) > 0} if dynamic else None
+    proto = kusari.onnx.export(model, tuple(args), opset_version=opset_version, dynamic_axes=axes)
+    onnx.checker.check_model(proto, full_check=True)
+    for n in (batches if dynamic else batches[:1]):
+        args = make_inputs(n)
+        got = run_onnx(proto, dict(zip(names, args)))
+        want = kusari_outputs(model, args)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape, (n, g.shape, w.shape)
+            numpy.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=f"batch {n}")
+    return proto
+
+
+def declared_in(family: str) -> set:
+    """The kusari.functions names whose converters live in ``family`` (the module of their FunctionNodes)."""
+    from kusari.onnx.converters import declared_functions
+    return {name for name, classes in declared_functions().items()
+            if classes and all(c.__module__.startswith(f"kusari.functions.{family}.") for c in classes)}
+
+
+@pytest.fixture
+def check():
+    """``check_export`` (see there)."""
+    return check_export
+
+
+@pytest.fixture
+def declared():
+    """``declared_in`` (see there)."""
+    return declared_in

@@ -1,0 +1,40 @@
+"""Export of max and average pooling run in ONNX Runtime, with a dynamic batch."""
+import numpy
+import pytest
+
+import kusari.functions as F
+
+rng = numpy.random.default_rng(5)
+
+
+def _x(*shape):
+    return lambda n: (rng.standard_normal((n,) + shape).astype(numpy.float32),)
+
+
+CASES = {
+    "max_pooling_1d": (lambda x: F.max_pooling_1d(x, 3, 2), _x(2, 8)),
+    "max_pooling_2d": (lambda x: F.max_pooling_2d(x, 3, 2, pad=1), _x(2, 7, 6)),   # cover_all: ceil mode
+    "max_pooling_3d": (lambda x: F.max_pooling_3d(x, 2, cover_all=False), _x(2, 5, 4, 4)),
+    "max_pooling_nd": (lambda x: F.max_pooling_nd(x, (2, 3), (2, 1)), _x(2, 5, 6)),
+    "average_pooling_1d": (lambda x: F.average_pooling_1d(x, 3, 2, pad=1, pad_value=None), _x(2, 9)),
+    "average_pooling_2d": (lambda x: F.average_pooling_2d(x, 3, 2, pad=1), _x(2, 7, 7)),
+    "average_pooling_3d": (lambda x: F.average_pooling_3d(x, 2), _x(2, 4, 4, 4)),
+    "average_pooling_nd": (lambda x: F.average_pooling_nd(x, (2, 2), 1), _x(2, 4, 5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_pooling_matches_onnxruntime(name, check):
+    func, make_inputs = CASES[name]
+    check(func, make_inputs)
+
+
+def test_return_indices_is_refused_with_the_op_name():
+    import kusari.onnx
+    with pytest.raises(kusari.onnx.ExportError, match="MaxPoolingND .*return_indices"):
+        kusari.onnx.export(lambda x: F.max_pooling_2d(x, 2, return_indices=True)[0],
+                           numpy.zeros((1, 1, 4, 4), numpy.float32))
+
+
+def test_every_declared_pooling_function_is_tested(declared):
+    assert declared("pooling") <= set(CASES)
