@@ -109,9 +109,13 @@ class AttributeSavingMixin:
     Each named attribute is a :class:`kusari.Link` (a network or a target network), a
     :class:`kusari.Optimizer`, another ``AttributeSavingMixin``, a number (a counter such as ``t``),
     or None (skipped). They are written under their names into ``<dirname>/agent.npz``. Attributes
-    named in ``replay_buffer_attributes`` (objects with ``save(filename)`` / ``load(filename)``) are
-    written to ``<dirname>/<name>.npz`` only by ``save(dirname, save_replay_buffer=True)``, and
-    loaded when that file exists.
+    named in ``replay_buffer_attributes`` (replay buffers, with ``save(filename)`` and
+    ``prepare_load(filename)``) are written to ``<dirname>/<name>.npz`` only by
+    ``save(dirname, save_replay_buffer=True)``, and loaded when that file exists.
+
+    ``load`` is all or nothing across its files: every buffer file is read and checked, then the
+    state file (checked whole before its first value is written), and only then are the buffers
+    replaced; a damaged or mismatched file leaves the whole agent as it was and is named.
     """
 
     saved_attributes: Tuple[str, ...] = ()
@@ -138,12 +142,20 @@ class AttributeSavingMixin:
         if not os.path.isfile(path):
             raise FileNotFoundError(f"{type(self).__name__}.load: {path} does not exist; "
                                     f"{dirname!r} is not a folder written by save()")
+        replace_buffers = []
+        for name in self.replay_buffer_attributes:
+            buffer, buffer_path = getattr(self, name), os.path.join(dirname, name + ".npz")
+            if buffer is None or not os.path.isfile(buffer_path):
+                continue
+            if not hasattr(buffer, "prepare_load"):
+                raise TypeError(f"{type(self).__name__}.load: {name} is a {type(buffer).__name__} "
+                                "without prepare_load, so it cannot be loaded all or nothing; "
+                                "subclass kusari.rl.replay_buffer.AbstractReplayBuffer")
+            replace_buffers.append(buffer.prepare_load(buffer_path))
         serializers.load_npz(path, _State(self))
         self.after_load()
-        for name in self.replay_buffer_attributes:
-            buffer_path = os.path.join(dirname, name + ".npz")
-            if getattr(self, name) is not None and os.path.isfile(buffer_path):
-                getattr(self, name).load(buffer_path)
+        for replace in replace_buffers:
+            replace()
 
     def serialize(self, serializer) -> None:
         """Serialize the ``saved_attributes`` under their names (Chainer's ``serialize`` protocol)."""

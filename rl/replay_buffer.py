@@ -50,9 +50,24 @@ class AbstractReplayBuffer(metaclass=ABCMeta):
     def save(self, filename) -> None:
         """Write the stored experiences to ``filename`` (an ``.npz``, atomically)."""
 
-    @abstractmethod
     def load(self, filename) -> None:
-        """Replace the stored experiences with those of a file written by :meth:`save`."""
+        """Replace the stored experiences with those of a file written by :meth:`save`.
+
+        All or nothing: a file that cannot be read whole leaves the buffer as it was.
+        """
+        self.prepare_load(filename)()
+
+    @abstractmethod
+    def prepare_load(self, filename) -> Callable[[], None]:
+        """Read and check the file :meth:`save` wrote, changing nothing; returns the function
+        that puts what was read in place (it cannot fail). An agent's ``load`` prepares every
+        file before it changes anything.
+
+        Raises
+        ------
+        ValueError
+            The file is not such a file, is damaged, or does not fit this buffer; it is named.
+        """
 
     @property
     @abstractmethod

@@ -1,5 +1,6 @@
 """What the agents share: argument and input checks, devices, batching, replay storage, statistics."""
 import math
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,10 +68,12 @@ def _describe(signature: Any) -> str:
 
 
 class ObservationCheck:
-    """Refuses observations whose shape or dtype differs from the first ones the agent saw.
+    """Refuses observations whose shape or dtype differs from the first ones the agent accepted.
 
     An agent checks either the raw observations (:meth:`observations`, before ``phi``) or the
-    model inputs that ``batch_states`` built from them (:meth:`features`, after ``phi``).
+    model inputs that ``batch_states`` built from them (:meth:`features`, after ``phi``). Until the
+    first call that succeeds ends with :meth:`confirm`, nothing is recorded: an observation that
+    the model refused does not become the reference that later, good ones are held to.
 
     Parameters
     ----------
@@ -78,32 +81,69 @@ class ObservationCheck:
         The agent's name, for the error message.
     """
 
-    __slots__ = ("signature", "who")
+    __slots__ = ("signature", "pending", "who")
 
     def __init__(self, who: str):
         self.who = who
         self.signature = None
+        self.pending = None  # the signature of the unconfirmed call, before any is confirmed
 
     def observations(self, batch_obs: Sequence[Any], where: str | None = None) -> None:
-        """Check each NumPy array of ``batch_obs``; other observations are left to ``phi``.
+        """Check each NumPy array of ``batch_obs`` (and each object with ``__array__``, such as
+        stacked frames); other observations are left to ``phi``.
 
         ``where`` (a method name) goes into the message after the agent's name.
         """
+        self.pending = None  # a new call: what an unconfirmed one saw is no reference
         for obs in batch_obs:
-            if isinstance(obs, numpy.ndarray):
-                self._compare((obs.shape, obs.dtype), "", where)
+            if not isinstance(obs, numpy.ndarray):
+                if not hasattr(obs, "__array__"):
+                    continue
+                obs = numpy.asarray(obs)
+            self._compare((obs.shape, obs.dtype), "", where)
 
     def features(self, batch: Any) -> None:
         """Check ``batch``, the output of ``batch_states`` (batch axis first), per example."""
+        self.pending = None
         self._compare(_signature(batch), " after phi", None)
 
-    def _compare(self, signature: Any, stage: str, where: str | None) -> None:
+    def confirm(self) -> None:
+        """The call checked last succeeded: its signature is the reference from now on."""
         if self.signature is None:
-            self.signature = signature
-        elif signature != self.signature:
+            self.signature = self.pending
+
+    def _compare(self, signature: Any, stage: str, where: str | None) -> None:
+        reference = self.signature if self.signature is not None else self.pending
+        if reference is None:
+            self.pending = signature
+        elif signature != reference:
             who = self.who if where is None else f"{self.who}.{where}"
             raise ValueError(f"{who}: observation of {_describe(signature)}{stage}, but the first "
-                             f"one had {_describe(self.signature)}")
+                             f"one had {_describe(reference)}")
+
+
+def check_step(who: str, batch_obs: Sequence[Any], batch_reward: Sequence[Any],
+               batch_done: Sequence[Any], batch_reset: Sequence[Any], n: int | None = None) -> None:
+    """Refuse an observed step before anything of it is recorded.
+
+    The four sequences must have one length (``n`` when given: the agent's number of
+    environments), each reward must be a finite real number (a NaN stored in a replay buffer would
+    poison every later update) and each done and reset a bool (or 0/1).
+    """
+    lengths = (len(batch_obs), len(batch_reward), len(batch_done), len(batch_reset))
+    if len(set(lengths)) != 1 or (n is not None and lengths[0] != n):
+        expected = "one length" if n is None else f"length {n}"
+        raise ValueError(f"{who}: batch_obs, batch_reward, batch_done and batch_reset must have "
+                         f"{expected}, got lengths {lengths}")
+    for i, reward in enumerate(batch_reward):
+        if not (isinstance(reward, numbers.Real) or numpy.ndim(reward) == 0
+                and numpy.asarray(reward).dtype.kind in "biuf") or not math.isfinite(reward):
+            raise ValueError(f"{who}: reward {i} must be a finite real number, got {reward!r}")
+    for name, flags in (("done", batch_done), ("reset", batch_reset)):
+        for i, flag in enumerate(flags):
+            if not (isinstance(flag, (bool, numpy.bool_)) or numpy.ndim(flag) == 0
+                    and numpy.asarray(flag).dtype.kind in "biu" and flag in (0, 1)):
+                raise ValueError(f"{who}: {name} {i} must be a bool, got {flag!r}")
 
 
 def split_policy_and_value(who: str, out: Any, batch_size: int) -> tuple[Any, kusari.Variable]:

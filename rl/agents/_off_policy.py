@@ -14,6 +14,7 @@ from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import AttributeSavingMixin, BatchAgent
 from kusari.rl.agents._common import (
     ObservationCheck,
+    check_step,
     place_model,
     require,
     require_positive_int,
@@ -92,12 +93,15 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
         """
         self._observation_check.observations(batch_obs, "batch_act")
         if not self.training:
-            return list(self._eval_actions(batch_obs))
+            batch_action = list(self._eval_actions(batch_obs))
+            self._observation_check.confirm()
+            return batch_action
         if self.burnin_action_func is not None and getattr(self, self._burnin_counter) == 0:
             batch_action = [self.burnin_action_func() for _ in range(len(batch_obs))]
             self._check_actions(numpy.asarray(batch_action), "burnin_action_func")
         else:
             batch_action = self._training_actions(batch_obs)
+        self._observation_check.confirm()
         n = len(batch_obs)
         if len(self.batch_last_obs) < n:
             grow = n - len(self.batch_last_obs)
@@ -155,13 +159,11 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
         ends the episode without one, so its last state is bootstrapped from. In eval mode
         nothing is stored and no counter moves.
         """
+        check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
+                   batch_reset)
         if not self.training:
             return
         n = len(batch_obs)
-        if not len(batch_reward) == len(batch_done) == len(batch_reset) == n:
-            raise ValueError(f"{type(self).__name__}.batch_observe: batch_obs, batch_reward, "
-                             f"batch_done and batch_reset must have one length, got {n}, "
-                             f"{len(batch_reward)}, {len(batch_done)}, {len(batch_reset)}")
         self._observation_check.observations(batch_obs, "batch_observe")
         last_obs, last_action = self.batch_last_obs, self.batch_last_action
         for i in range(n):

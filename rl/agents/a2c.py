@@ -10,6 +10,7 @@ from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import AttributeSavingMixin, BatchAgent
 from kusari.rl.agents._common import (
     ObservationCheck,
+    check_step,
     check_optimizer,
     place_model,
     require,
@@ -153,6 +154,7 @@ class A2C(AttributeSavingMixin, BatchAgent):
         """
         x = self._model_input(batch_obs)
         distrib, value = self._evaluate(x)
+        self._observation_check.confirm()
         if self.training:
             action = distrib.sample().array
             if self._states is None:
@@ -176,21 +178,20 @@ class A2C(AttributeSavingMixin, BatchAgent):
         """
         if not self.training or not self._acted:
             return
-        self._acted = False
+        # everything is checked and computed before the first change, so a refused step is not half recorded
+        check_step("A2C.batch_observe", batch_obs, batch_reward, batch_done, batch_reset,
+                   self.num_processes)
         x = self._model_input(batch_obs)
         terminal = numpy.asarray(batch_done, dtype=bool)
         ends = terminal | numpy.asarray(batch_reset, dtype=bool)
         rewards = numpy.asarray(batch_reward, dtype=numpy.float32)
-        if not terminal.shape == ends.shape == rewards.shape == (self.num_processes,):
-            raise ValueError(f"A2C.batch_observe: expected {self.num_processes} rewards, dones "
-                             f"and resets, got shapes {rewards.shape}, {terminal.shape}, "
-                             f"{ends.shape}")
         truncated = ends & ~terminal
         if truncated.any():
             # the episode goes on beyond the time limit: its value stands in for the rest
             _, value = self._evaluate(x)
             rewards = rewards + self.gamma * numpy.where(
                 truncated, backend.to_cpu(value.array[:, 0]), 0).astype(numpy.float32)
+        self._acted = False
         self.t += 1
         i = self.t - self.t_start
         self._rewards[i - 1] = rewards

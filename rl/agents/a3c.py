@@ -11,6 +11,7 @@ from kusari.rl.agent import AsyncAgent, AttributeSavingMixin
 from kusari.rl.agents._common import (
     ObservationCheck,
     check_optimizer,
+    check_step,
     require,
     require_positive_int,
     split_policy_and_value,
@@ -164,6 +165,7 @@ class A3C(AttributeSavingMixin, AsyncAgent):
             self.sync_parameters()  # a rollout starts from the shared parameters
         x = self._model_input([obs])
         distrib, value = self._forward(x, train=self.training)
+        self._observation_check.confirm()
         if not self.training:
             action = distrib.most_probable if self.act_deterministically else distrib.sample()
             return numpy.asarray(action.array[0])
@@ -183,27 +185,34 @@ class A3C(AttributeSavingMixin, AsyncAgent):
         """
         if not self.training or len(self._past_rewards) == len(self._past_obs):
             return
+        check_step("A3C.observe", [obs], [reward], [done], [reset])
+        ends_rollout = len(self._past_rewards) + 1 == self.t_max or done or reset
+        # a terminal state is worth nothing; a truncated episode goes on beyond its last state.
+        # That value is computed before anything is recorded: an obs the model refuses records nothing
+        next_value = self._value(obs) if ends_rollout and not done else 0.0
         self.t += 1
         self._past_rewards.append(float(reward))
-        if len(self._past_rewards) == self.t_max or done or reset:
-            # a terminal state is worth nothing; a truncated episode goes on beyond its last state
-            self._update(None if done else obs)
+        if ends_rollout:
+            self._update(next_value)
 
-    def _returns(self, next_obs: Any) -> numpy.ndarray:
-        """Discounted returns of the rollout's steps, (n,) float32."""
-        ret = 0.0
-        if next_obs is not None:
-            _, value = self._forward(self._model_input([next_obs]), train=False)
-            ret = float(value.array[0, 0])
+    def _value(self, obs: Any) -> float:
+        """The model's value of ``obs``, without graph."""
+        _, value = self._forward(self._model_input([obs]), train=False)
+        return float(value.array[0, 0])
+
+    def _returns(self, next_value: float) -> numpy.ndarray:
+        """Discounted returns of the rollout's steps, (n,) float32, bootstrapped from
+        ``next_value``."""
+        ret = next_value
         returns = numpy.empty(len(self._past_rewards), numpy.float32)
         for i in range(len(returns) - 1, -1, -1):
             ret = self._past_rewards[i] + self.gamma * ret
             returns[i] = ret
         return returns
 
-    def _update(self, next_obs: Any) -> None:
+    def _update(self, next_value: float) -> None:
         n = len(self._past_rewards)
-        returns = self._returns(next_obs)
+        returns = self._returns(next_value)
         pi_factor, v_factor = self.pi_loss_coef, self.v_loss_coef
         if self.keep_loss_scale_same and n < self.t_max:
             pi_factor *= self.t_max / n

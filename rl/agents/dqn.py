@@ -19,6 +19,7 @@ from kusari.rl.agent import AttributeSavingMixin, BatchAgent
 from kusari.rl.agents._common import (
     ObservationCheck,
     check_optimizer,
+    check_step,
     mean_or_nan,
     place_model,
     require,
@@ -252,13 +253,14 @@ class DQN(AttributeSavingMixin, BatchAgent):
         -------
         list of B actions (training), or the array of B greedy actions (eval mode).
         """
-        self._observation_check.observations(batch_obs)
+        self._observation_check.observations(batch_obs, "batch_act")
         batch_av = eval_forward(self.model, self.batch_states(batch_obs, self.device, self.phi))
         if not isinstance(batch_av, ActionValue):
             raise TypeError(f"{type(self).__name__}: the q_function must return an ActionValue "
                             f"(e.g. DiscreteActionValue), got {type(batch_av).__name__}")
         greedy = backend.to_cpu(batch_av.greedy_actions.array)
         if not self.training:
+            self._observation_check.confirm()
             return greedy
         explorer, t = self.explorer, self.t
         if len(batch_obs) == 1:  # the action value needs no slicing (the common act() path)
@@ -267,6 +269,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
             actions = [explorer.select_action(t, lambda i=i: greedy[i], action_value=batch_av[i:i + 1])
                        for i in range(len(batch_obs))]
         self._check_actions(actions, batch_av, greedy)
+        self._observation_check.confirm()
         self.batch_last_obs = list(batch_obs)
         self.batch_last_action = actions
         return actions
@@ -299,13 +302,11 @@ class DQN(AttributeSavingMixin, BatchAgent):
         batch_obs, batch_reward, batch_done, batch_reset : sequences of B entries
             See :meth:`kusari.rl.agent.Agent.observe`.
         """
-        if not len(batch_obs) == len(batch_reward) == len(batch_done) == len(batch_reset):
-            raise ValueError(f"{type(self).__name__}.batch_observe: got {len(batch_obs)} observations, "
-                             f"{len(batch_reward)} rewards, {len(batch_done)} dones and "
-                             f"{len(batch_reset)} resets")
+        check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
+                   batch_reset)
         if not self.training:
             return
-        self._observation_check.observations(batch_obs)
+        self._observation_check.observations(batch_obs, "batch_observe")
         last_obs, last_action = self.batch_last_obs, self.batch_last_action
         for i, obs in enumerate(batch_obs):
             self.t += 1

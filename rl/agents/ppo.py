@@ -12,6 +12,7 @@ from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import AttributeSavingMixin, BatchAgent
 from kusari.rl.agents._common import (
     ObservationCheck,
+    check_step,
     check_optimizer,
     concat_batches,
     mean_or_nan,
@@ -221,14 +222,14 @@ class PPO(AttributeSavingMixin, BatchAgent):
         -------
         numpy.ndarray (batch_size,) + action shape (int32 for discrete policies).
         """
+        if self.training and self._n_envs not in (None, len(batch_obs)):
+            raise ValueError(f"PPO.batch_act: trained with {self._n_envs} environments, "
+                             f"got {len(batch_obs)} observations")
         x = self._model_input(batch_obs)
         distrib, _ = self._evaluate(x, len(batch_obs))
+        self._observation_check.confirm()
         if self.training:
-            if self._n_envs is None:
-                self._n_envs = len(batch_obs)
-            elif len(batch_obs) != self._n_envs:
-                raise ValueError(f"PPO.batch_act: trained with {self._n_envs} environments, "
-                                 f"got {len(batch_obs)} observations")
+            self._n_envs = len(batch_obs)
             action = distrib.sample().array
             self._pending = (x, action)
         elif self.act_deterministically:
@@ -248,25 +249,26 @@ class PPO(AttributeSavingMixin, BatchAgent):
         """
         if not self.training or self._pending is None:
             return
-        x, action = self._pending
-        self._pending = None
+        # everything is checked before the first change, so a refused step is not half recorded
+        check_step("PPO.batch_observe", batch_obs, batch_reward, batch_done, batch_reset,
+                   self._n_envs)
         terminal = numpy.asarray(batch_done, dtype=bool)
         ends = terminal | numpy.asarray(batch_reset, dtype=bool)
         rewards = numpy.asarray(batch_reward, dtype=numpy.float32)
-        if not terminal.shape == ends.shape == rewards.shape == (self._n_envs,):
-            raise ValueError(f"PPO.batch_observe: expected {self._n_envs} rewards, dones and "
-                             f"resets, got shapes {rewards.shape}, {terminal.shape}, {ends.shape}")
+        truncated = numpy.flatnonzero(ends & ~terminal)
         rollout = self._rollout
+        update = (len(rollout) + 1) * self._n_envs >= self.update_interval
+        next_x = self._model_input(batch_obs) if update or len(truncated) else None
+        x, action = self._pending
+        self._pending = None
         rollout.inputs.append(x)
         rollout.actions.append(action)
         rollout.rewards.append(rewards)
         rollout.terminal.append(terminal)
         rollout.ends.append(ends)
-        truncated = numpy.flatnonzero(ends & ~terminal)
-        if len(rollout) * self._n_envs >= self.update_interval:
-            self._update(self._model_input(batch_obs))
+        if update:
+            self._update(next_x)
         elif len(truncated):
-            next_x = self._model_input(batch_obs)
             positions = (len(rollout) - 1) * self._n_envs + truncated
             rollout.truncated.append((positions, _take(next_x, truncated)))
 

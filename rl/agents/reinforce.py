@@ -12,6 +12,7 @@ from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import Agent, AttributeSavingMixin
 from kusari.rl.agents._common import (
     ObservationCheck,
+    check_step,
     check_optimizer,
     concat_batches,
     place_model,
@@ -115,6 +116,7 @@ class REINFORCE(AttributeSavingMixin, Agent):
                 action = distrib.sample().array
             else:
                 action = distrib.most_probable.array
+        self._observation_check.confirm()
         if self.training:
             self._pending = (x, action)
         return numpy.array(backend.to_cpu(action))[0]
@@ -126,6 +128,7 @@ class REINFORCE(AttributeSavingMixin, Agent):
         """
         if not self.training or self._pending is None:
             return
+        check_step("REINFORCE.observe", [obs], [reward], [done], [reset])
         inputs, actions, rewards = self._episode
         inputs.append(self._pending[0])
         actions.append(self._pending[1])

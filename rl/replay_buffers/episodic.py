@@ -84,8 +84,9 @@ class EpisodicReplayBuffer(AbstractEpisodicReplayBuffer):
                                   {"num_transitions": int(lengths.sum()), "fields": fields},
                                   {**arrays, "episode_lengths": lengths})
 
-    def load(self, filename) -> None:
-        """Replace the stored episodes with those saved in ``filename`` (the newest within ``capacity``)."""
+    def prepare_load(self, filename):
+        """Read the episodes saved in ``filename`` (the newest within ``capacity``); the returned
+        function makes them the stored ones. Episodes in progress are kept as they are."""
         owner = f"{type(self).__name__}.load"
         index, arrays = transition_file.load_file(filename, type(self).__name__, owner)
         stored = arrays.get("episode_lengths")
@@ -97,10 +98,13 @@ class EpisodicReplayBuffer(AbstractEpisodicReplayBuffer):
             raise ValueError(f"{owner}: {filename} has episode lengths {lengths.tolist()} that do "
                              f"not split its {n!r} transitions")
         table = transition_file.decode_transitions(owner, filename, index.get("fields"), arrays, n)
-        self.episodic_memory = RandomAccessQueue()
-        self.memory = RandomAccessQueue()
+        loaded = EpisodicReplayBuffer(self.capacity)  # filled apart, so that self changes at once
         start = 0
         for length in lengths.tolist():
-            self._store(table[start:start + length])
+            loaded._store(table[start:start + length])
             start += length
-        self._evict()
+        loaded._evict()
+
+        def apply():
+            self.episodic_memory, self.memory = loaded.episodic_memory, loaded.memory
+        return apply

@@ -124,7 +124,7 @@ class PrioritizedReplayBuffer(ReplayBuffer, PriorityWeightError):
         return ({"max_priority": self.memory.max_priority},
                 {"priorities": numpy.asarray(self.memory.priorities(), numpy.float64)})
 
-    def _restore(self, experiences, index, arrays, owner, filename):
+    def _memory_from(self, experiences, index, arrays, owner, filename):
         priorities = transition_file.require_array(owner, filename, arrays, "priorities",
                                                    (len(experiences),), numpy.float64)
         max_priority = index.get("max_priority")
@@ -134,4 +134,4 @@ class PrioritizedReplayBuffer(ReplayBuffer, PriorityWeightError):
         memory = PrioritizedBuffer(capacity=self.capacity, initial_max_priority=max_priority)
         for experience, priority in zip(experiences, priorities.tolist()):
             memory.append(experience, priority)
-        self.memory = memory
+        return memory

@@ -104,10 +104,9 @@ class ReplayBuffer(AbstractReplayBuffer):
         transition_file.save_file(filename, type(self).__name__, index,
                                   {**arrays, "entries": rows, **extra_arrays})
 
-    def load(self, filename) -> None:
-        """Replace the stored experiences with those saved in ``filename`` (the newest ``capacity``).
-
-        Episodes in progress are kept as they are.
+    def prepare_load(self, filename):
+        """Read the experiences saved in ``filename`` (the newest ``capacity``); the returned
+        function makes them the stored ones. Episodes in progress are kept as they are.
         """
         owner = f"{type(self).__name__}.load"
         index, arrays = transition_file.load_file(filename, type(self).__name__, owner)
@@ -127,11 +126,13 @@ class ReplayBuffer(AbstractReplayBuffer):
                              f"{n} transitions")
         table = transition_file.decode_transitions(owner, filename, index.get("fields"), arrays, n)
         experiences = [[table[j] for j in row if j >= 0] for row in rows.tolist()]
-        self._restore(experiences, index, arrays, owner, filename)
+        memory = self._memory_from(experiences, index, arrays, owner, filename)
+        return lambda: setattr(self, "memory", memory)
 
     def _extra_state(self):
         """``(index entries, arrays)`` a subclass saves beside the experiences."""
         return {}, {}
 
-    def _restore(self, experiences: list, index: dict, arrays: dict, owner: str, filename) -> None:
-        self.memory = self._new_memory(experiences)
+    def _memory_from(self, experiences: list, index: dict, arrays: dict, owner: str, filename):
+        """The memory holding the loaded ``experiences``, built without touching ``self``."""
+        return self._new_memory(experiences)

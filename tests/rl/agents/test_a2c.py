@@ -209,7 +209,7 @@ def test_bad_inputs_are_refused():
     agent.batch_act([np.zeros(2, np.float32)] * 2)
     with pytest.raises(ValueError, match=r"A2C.*\(5,\).*\(2,\)"):
         agent.batch_act([np.zeros(5, np.float32)] * 2)
-    with pytest.raises(ValueError, match="A2C.batch_observe: expected 2 rewards"):
+    with pytest.raises(ValueError, match=r"A2C.batch_observe: .* must have length 2, got lengths \(2, 1, 1, 1\)"):
         agent.batch_observe([np.zeros(2, np.float32)] * 2, [0.0], [False], [False])
     policy_only = kusari.Sequential(nn.MLP(2, 2, []), policies.SoftmaxCategoricalHead())
     agent = A2C(policy_only, optimizers.Adam().setup(policy_only), gamma=0.9, num_processes=1)

@@ -12,6 +12,7 @@ from kusari.rl.agents import A2C, PPO, REINFORCE
 from kusari.rl.agents._common import (
     ObservationCheck,
     check_optimizer,
+    check_step,
     concat_batches,
     mean_or_nan,
     place_model,
@@ -22,6 +23,7 @@ from kusari.rl.agents._common import (
 def test_observations_compares_arrays_with_the_first_one():
     check = ObservationCheck("Agent")
     check.observations([numpy.zeros(2, numpy.float32), 3, None])  # non-arrays are left to phi
+    check.confirm()
     check.observations([numpy.ones(2, numpy.float32)])
     with pytest.raises(ValueError, match=r"^Agent.batch_observe: observation of shape \(2,\) and dtype "
                                          r"float64, but the first one had shape \(2,\) and dtype float32$"):
@@ -33,14 +35,68 @@ def test_observations_compares_arrays_with_the_first_one():
 def test_features_compares_each_example_of_the_model_input():
     check = ObservationCheck("Agent")
     check.features(numpy.zeros((4, 3), numpy.float32))
+    check.confirm()
     check.features(numpy.zeros((1, 3), numpy.float32))  # another batch size is fine
     with pytest.raises(ValueError, match=r"^Agent: observation of shape \(2,\) and dtype float32 after phi, "
                                          r"but the first one had shape \(3,\) and dtype float32$"):
         check.features(numpy.zeros((4, 2), numpy.float32))
     structured = ObservationCheck("Agent")
     structured.features((numpy.zeros((2, 3), numpy.float32), {"a": numpy.zeros((2,), numpy.int64)}))
+    structured.confirm()
     with pytest.raises(ValueError, match=r"Agent: observation of \(shape, dtype\) .*int32.* after phi"):
         structured.features((numpy.zeros((2, 3), numpy.float32), {"a": numpy.zeros((2,), numpy.int32)}))
+
+
+def test_an_unconfirmed_call_sets_no_reference():
+    """A call the model refused (no confirm) must not hold later, good observations to its shape."""
+    check = ObservationCheck("Agent")
+    check.observations([numpy.zeros(5, numpy.float32)])   # say, the model raised on it
+    check.observations([numpy.zeros(2, numpy.float32)])
+    check.confirm()
+    with pytest.raises(ValueError, match=r"observation of shape \(5,\) .* first one had shape \(2,\)"):
+        check.observations([numpy.zeros(5, numpy.float32)])
+    with pytest.raises(ValueError, match=r"observation of shape \(3,\) .* first one had shape \(2,\)"):
+        ObservationCheck("Agent").observations([numpy.zeros(2, numpy.float32),
+                                                numpy.zeros(3, numpy.float32)])
+
+
+class _Frames:
+    """Stands for stacked frames: not an ndarray, but convertible to one."""
+
+    def __array__(self, dtype=None, copy=None):
+        return numpy.zeros((4, 3), numpy.uint8)
+
+
+def test_observations_converts_objects_with_array():
+    check = ObservationCheck("Agent")
+    check.observations([_Frames()])
+    check.confirm()
+    with pytest.raises(ValueError, match=r"shape \(4, 3\) and dtype uint8, but the first one had "
+                                         r"shape \(2,\)"):
+        check2 = ObservationCheck("Agent")
+        check2.observations([numpy.zeros(2, numpy.float32)])
+        check2.confirm()
+        check2.observations([_Frames()])
+
+
+@pytest.mark.parametrize("step, message", [
+    (([0, 0], [1.0], [False], [False]), r"must have one length, got lengths \(2, 1, 1, 1\)"),
+    (([0], ["1"], [False], [False]), r"reward 0 must be a finite real number, got '1'"),
+    (([0], [float("nan")], [False], [False]), r"reward 0 must be a finite real number, got nan"),
+    (([0], [numpy.ones(2)], [False], [False]), r"reward 0 must be a finite real number"),
+    (([0], [1.0], [None], [False]), r"done 0 must be a bool, got None"),
+    (([0], [1.0], [False], [2]), r"reset 0 must be a bool, got 2"),
+])
+def test_check_step_refuses(step, message):
+    with pytest.raises(ValueError, match="^Agent.batch_observe: .*" + message):
+        check_step("Agent.batch_observe", *step)
+
+
+def test_check_step_accepts_numpy_scalars_and_counts():
+    check_step("Agent", [0, 0], [numpy.float32(1), numpy.array(2.0)], [numpy.bool_(True), 0],
+               [False, 1], n=2)
+    with pytest.raises(ValueError, match=r"^Agent: .* must have length 3, got lengths \(2, 2, 2, 2\)"):
+        check_step("Agent", [0, 0], [1, 1], [False] * 2, [False] * 2, n=3)
 
 
 def test_check_optimizer():

@@ -334,7 +334,7 @@ def test_optimizer_must_be_set_up_on_the_q_function():
 def test_observation_of_another_shape_or_dtype():
     agent = make_agent()
     agent.act(numpy.float32([1, 0]))
-    with pytest.raises(ValueError, match=r"DQN: observation of shape \(3,\).*first one had shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"DQN.batch_act: observation of shape \(3,\).*first one had shape \(2,\)"):
         agent.act(numpy.float32([1, 0, 0]))
     with pytest.raises(ValueError, match="dtype float64"):
         agent.observe(numpy.array([1.0, 0.0]), 0.0, False, False)
@@ -369,7 +369,7 @@ def test_q_function_must_return_an_action_value():
 
 def test_batch_observe_lengths_must_agree():
     agent = make_agent()
-    with pytest.raises(ValueError, match="2 observations, 1 rewards"):
+    with pytest.raises(ValueError, match=r"batch_observe: .* got lengths \(2, 1, 2, 2\)"):
         agent.batch_observe([numpy.float32([1, 0])] * 2, [0.0], [False, False], [False, False])
 
 
