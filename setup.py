@@ -1,4 +1,5 @@
-"""Maps the monorepo folders onto the one ``kusari`` namespace (see ARCHITECTURE.md)."""
+"""Maps the monorepo folders onto the one ``kusari`` namespace: ``core/`` is ``kusari``, each domain folder a
+subpackage (the rest of the metadata is in pyproject.toml)."""
 import os
 
 from setuptools import find_packages, setup

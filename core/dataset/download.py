@@ -3,20 +3,19 @@
 Layout: ``get_dataset_root()`` (``KUSARI_DATASET_ROOT``, default ``KUSARI_HOME/dataset`` with
 ``KUSARI_HOME`` defaulting to ``~/.kusari``) holds one folder per dataset. ``KUSARI_DOWNLOAD_MIRROR``
 names a local folder or a URL prefix consulted before the canonical URL; a file is looked up there
-under its path relative to the dataset root (``mnist/train-images-idx3-ubyte.gz``), then under its
-bare file name.
+under its path relative to the dataset root (``mnist/train-images-idx3-ubyte.gz``), then in its
+dataset's mirror folder where the loader names one (MoleculeNet's files, cached under
+``pfnet/chainer/molnet``, as ``moleculenet/delaney-processed.csv``), then under its bare file name. So
+one mirror serves every dataset, each file at its root or in its dataset's folder.
 """
 import gzip
 import hashlib
-import http.client
 import os
 import pickle
 import shutil
 import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 import warnings
 import zipfile
 import zlib
@@ -181,6 +180,8 @@ class _Truncated(OSError):
 
 def _is_transient(error: BaseException) -> bool:
     """Whether retrying may help: timeouts, dropped connections, truncated bodies, 5xx/429/408."""
+    import http.client
+    import urllib.error
     if isinstance(error, urllib.error.HTTPError):
         return error.code >= 500 or error.code in (408, 429)
     if isinstance(error, urllib.error.URLError):
@@ -190,6 +191,7 @@ def _is_transient(error: BaseException) -> bool:
 
 
 def _download_once(url: str, tmp: str, label: str, timeout: float) -> None:
+    import urllib.request
     request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
     with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
         length = response.headers.get("Content-Length")
@@ -210,6 +212,7 @@ def _download_once(url: str, tmp: str, label: str, timeout: float) -> None:
 
 def _download(url: str, tmp: str, label: str, timeout: float, retries: int) -> None:
     """Write ``url``'s body to ``tmp`` (each attempt starts it afresh)."""
+    import http.client
     attempt = 0
     while True:
         try:
@@ -227,24 +230,26 @@ class _Rejected(Exception):
     """A source's copy failed verification."""
 
 
-def _mirror_names(path: str) -> list[str]:
-    """Names (``/``-separated) to look ``path`` up by in a mirror: relative to the root, then bare."""
+def _mirror_names(path: str, mirror_folder: str | None = None) -> list[str]:
+    """Names (``/``-separated) to look ``path`` up by in a mirror: relative to the root, in
+    ``mirror_folder``, then bare."""
     names = []
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(get_dataset_root()))
     if rel != os.curdir and not rel.startswith(os.pardir):
         names.append(rel.replace(os.sep, "/"))
     base = os.path.basename(path)
-    if base not in names:
-        names.append(base)
+    for name in ([mirror_folder.strip("/") + "/" + base] if mirror_folder else []) + [base]:
+        if name not in names:
+            names.append(name)
     return names
 
 
-def _sources(url: str, path: str) -> list[tuple[str, str]]:
+def _sources(url: str, path: str, mirror_folder: str | None) -> list[tuple[str, str]]:
     """(kind, location) pairs to try in order: mirror entries, then the canonical URL."""
     mirror = os.environ.get("KUSARI_DOWNLOAD_MIRROR", "")
     sources = []
     if mirror:
-        for name in _mirror_names(path):
+        for name in _mirror_names(path, mirror_folder):
             if "://" in mirror:
                 sources.append(("url", mirror.rstrip("/") + "/" + urllib.parse.quote(name)))
             else:
@@ -261,7 +266,7 @@ def _default_path(url: str) -> str:
 
 def cached_download(url: str, sha256: str | None = None, *, path: str | None = None,
                     verify: Callable[[str], object] | None = None, retries: int = 3,
-                    timeout: float = 60.0) -> str:
+                    timeout: float = 60.0, mirror_folder: str | None = None) -> str:
     """Return the path of a verified local copy of ``url``, downloading it only when needed.
 
     Under a lock on ``path + '.lock'`` (so concurrent processes download once), an existing copy is
@@ -285,6 +290,9 @@ def cached_download(url: str, sha256: str | None = None, *, path: str | None = N
         extra attempts per URL after a transient failure.
     timeout
         socket timeout in seconds.
+    mirror_folder
+        the dataset's folder in a mirror (``'moleculenet'``), consulted after the path relative to
+        the dataset root and before the bare file name.
 
     Returns
     -------
@@ -313,8 +321,11 @@ def cached_download(url: str, sha256: str | None = None, *, path: str | None = N
             warnings.warn(f"cached_download: the cached copy is corrupt ({problem}); fetching it again",
                           stacklevel=2)
             os.remove(path)
+        # the network modules (http.client loads ssl) load only when a file is fetched, so that
+        # `import kusari` stays without them
+        import http.client
         failures = []
-        for kind, location in _sources(url, path):
+        for kind, location in _sources(url, path, mirror_folder):
             if kind == "file" and not os.path.isfile(location):
                 failures.append(f"mirror {location}: not found")
                 continue
@@ -335,7 +346,7 @@ def cached_download(url: str, sha256: str | None = None, *, path: str | None = N
                 continue
             return path
     tried = "\n".join("  - " + f for f in failures)
-    names = " or ".join(_mirror_names(path))
+    names = " or ".join(_mirror_names(path, mirror_folder))
     raise DownloadError(
         f"cached_download: could not obtain a verified copy of {url}\n{tried}\n"
         f"Download it by hand and place it at:\n  {path}\n"

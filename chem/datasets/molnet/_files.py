@@ -14,6 +14,8 @@ import os
 from kusari.dataset.download import Checksum, ChecksumError, cached_download, get_dataset_directory
 
 _ROOT = 'pfnet/chainer/molnet'
+# where a mirror may keep the files besides _ROOT and its top level (KUSARI_DOWNLOAD_MIRROR)
+_MIRROR_FOLDER = 'moleculenet'
 
 
 class _AnyOf:
@@ -69,5 +71,5 @@ def molnet_file(url: str, download_if_not_exist: bool = True) -> str:
     name = url.split('/')[-1]
     path = os.path.join(get_dataset_directory(_ROOT, create_directory=download_if_not_exist), name)
     if download_if_not_exist:
-        cached_download(url, path=path, verify=_VERIFIERS.get(name))
+        cached_download(url, path=path, verify=_VERIFIERS.get(name), mirror_folder=_MIRROR_FOLDER)
     return path

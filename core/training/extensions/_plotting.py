@@ -12,7 +12,7 @@ def matplotlib_available() -> bool:
 
 def new_figure(feature: str, figsize=None):
     """A Figure on an Agg canvas (no pyplot state, no display needed)."""
-    import_optional("matplotlib", "vision", feature)
+    import_optional("matplotlib", "plot", feature)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     figure = Figure(figsize=figsize)

@@ -187,6 +187,27 @@ def test_mirror_folder_is_consulted_first(dataset_root, monkeypatch, tmp_path):
     assert _leftovers(dataset_root / "ds") == []
 
 
+def test_one_mirror_serves_each_dataset_from_its_folder(dataset_root, monkeypatch, tmp_path, http_server):
+    """A file cached under a nested folder (pfnet/chainer/molnet) is found in the dataset's own folder of
+    the mirror (moleculenet/), in a local mirror and behind a URL prefix; the error names every place."""
+    mirror = tmp_path / "mirror"
+    _write(mirror / "moleculenet" / "a.csv", b"abc")
+    _write(mirror / "mnist" / "a.csv", b"not abc")   # another dataset's file of the same name is not taken
+    target = str(dataset_root / "pfnet" / "chainer" / "molnet" / "a.csv")
+    monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", str(mirror))
+    path = cached_download("https://example.com/a.csv", sha256=ABC_SHA256, path=target, mirror_folder="moleculenet")
+    assert open(path, "rb").read() == b"abc"
+    os.remove(path)
+    server = http_server(mirror)
+    monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", server.url)
+    cached_download("https://example.com/a.csv", sha256=ABC_SHA256, path=target, mirror_folder="moleculenet")
+    assert server.hits == ["/pfnet/chainer/molnet/a.csv", "/moleculenet/a.csv"]
+    with pytest.raises(DownloadError) as info:
+        cached_download("https://127.0.0.1:1/b.csv", path=target.replace("a.csv", "b.csv"), retries=0,
+                        mirror_folder="moleculenet")
+    assert "holds it as pfnet/chainer/molnet/b.csv or moleculenet/b.csv or b.csv." in str(info.value)
+
+
 def test_mirror_copy_failing_verification_is_skipped(dataset_root, monkeypatch, tmp_path, http_server):
     mirror = tmp_path / "mirror"
     _write(mirror / "ds" / "a.bin", b"not abc")
@@ -291,10 +312,10 @@ def test_cache_or_load_file_failing_creator_leaves_nothing(dataset_root):
     target = dataset_root / "cache.txt"
     with pytest.raises(RuntimeError, match="creator broke"):
         download.cache_or_load_file(str(target), creator, None)
-    assert sorted(os.listdir(dataset_root)) == ["cache.txt.lock"]
+    assert os.listdir(dataset_root) == []
     with pytest.raises(ValueError, match="cache_or_load_file: the creator wrote nothing to .*cache.txt"):
         download.cache_or_load_file(str(target), lambda p: None, None)
-    assert sorted(os.listdir(dataset_root)) == ["cache.txt.lock"]
+    assert os.listdir(dataset_root) == []
 
 
 def test_cache_or_load_file_creates_once_under_contention(dataset_root):
@@ -357,7 +378,7 @@ def test_unrebuildable_corrupt_cache_names_the_file(dataset_root):
     assert "could not be rebuilt: DownloadError: could not obtain source.bin" in message
     assert f"{target} has been deleted (nothing else needs deleting)" in message
     assert isinstance(info.value.__cause__, DownloadError) and isinstance(info.value, OSError)
-    assert sorted(os.listdir(dataset_root)) == ["c.npy.lock"]
+    assert os.listdir(dataset_root) == []
 
 
 def test_undeletable_corrupt_cache_says_what_to_delete(dataset_root, monkeypatch):
@@ -397,4 +418,4 @@ def test_downloads_and_caches_get_the_mode_of_a_new_file(dataset_root, http_serv
     cache = str(dataset_root / "cache.txt")
     download.cache_or_load_file(cache, creator, None)
     assert [_mode(p) for p in (over_http, from_mirror, cache)] == [expected] * 3
-    assert _mode(cache + ".lock") == expected
+    assert sorted(os.listdir(dataset_root)) == ["cache.txt", "h", "m.bin"]   # no lock file left
