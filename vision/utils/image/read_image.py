@@ -1,10 +1,11 @@
 """read_image: an image file as a CHW RGB array, with OpenCV or Pillow (``kusari.config.cv_read_image_backend``)."""
-import os
+import io
 
 import numpy
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 
 from kusari.vision import _backend
+from kusari.vision.utils.image._complete import check_complete, read_bytes
 
 _ALPHA = (None, "ignore", "blend_with_white", "blend_with_black")
 
@@ -23,7 +24,7 @@ def _remove_alpha(img: numpy.ndarray, alpha) -> numpy.ndarray:
     return color * opacity
 
 
-def _read_cv2(file, dtype, color: bool, alpha) -> numpy.ndarray:
+def _read_cv2(data: bytes, name: str, dtype, color: bool, alpha) -> numpy.ndarray:
     cv2 = _backend.cv2_module()
     if not color:
         flag = cv2.IMREAD_GRAYSCALE
@@ -31,14 +32,9 @@ def _read_cv2(file, dtype, color: bool, alpha) -> numpy.ndarray:
         flag = cv2.IMREAD_COLOR
     else:
         flag = cv2.IMREAD_UNCHANGED   # keeps an alpha channel: (H, W, 4) BGRA
-    if hasattr(file, "read"):
-        img = cv2.imdecode(numpy.frombuffer(file.read(), dtype=numpy.uint8), flag)
-    else:
-        if not os.path.isfile(file):
-            raise FileNotFoundError(f"read_image: no such file: {file!r}")
-        img = cv2.imread(os.fspath(file), flag)
+    img = cv2.imdecode(numpy.frombuffer(data, dtype=numpy.uint8), flag)  # as cv2.imread decodes
     if img is None:
-        raise ValueError(f"read_image: OpenCV cannot read {file!r} as an image")
+        raise ValueError(f"read_image: OpenCV cannot read {name} as an image")
     if img.ndim == 2:
         return img[numpy.newaxis].astype(dtype)
     if img.shape[2] == 4:
@@ -46,13 +42,16 @@ def _read_cv2(file, dtype, color: bool, alpha) -> numpy.ndarray:
     return img[:, :, ::-1].transpose(2, 0, 1).astype(dtype)   # BGR -> RGB, HWC -> CHW
 
 
-def _read_pil(file, dtype, color: bool, alpha) -> numpy.ndarray:
-    with Image.open(file) as f:
-        if not color:
-            mode = "L"
-        else:
-            mode = "RGBA" if f.mode == "RGBA" else "RGB"
-        img = numpy.asarray(f.convert(mode), dtype=dtype)
+def _read_pil(data: bytes, name: str, dtype, color: bool, alpha) -> numpy.ndarray:
+    try:
+        with Image.open(io.BytesIO(data)) as f:
+            if not color:
+                mode = "L"
+            else:
+                mode = "RGBA" if f.mode == "RGBA" else "RGB"
+            img = numpy.asarray(f.convert(mode), dtype=dtype)
+    except (UnidentifiedImageError, OSError, SyntaxError) as e:  # Pillow's decoding errors
+        raise ValueError(f"read_image: Pillow cannot read {name} as an image ({e})") from e
     if img.ndim == 2:
         return img[numpy.newaxis]
     if img.shape[2] == 4:
@@ -86,9 +85,19 @@ def read_image(file, dtype=numpy.float32, color: bool = True, alpha: str | None 
     -------
     numpy.ndarray, shape (3, H, W) or (1, H, W)
         The image, of ``dtype``.
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at that path.
+    ValueError
+        The file is not an image, or does not decode completely: a truncated JPEG, PNG or BMP, or
+        a PNG whose chunk fails its CRC, is refused with either backend (decoders fill the
+        missing part instead). The message names the file.
     """
     if alpha not in _ALPHA:
         raise ValueError(f"read_image: alpha must be one of {_ALPHA}, got {alpha!r}")
-    if _backend.backend("cv_read_image_backend", "read_image") == "cv2":
-        return _read_cv2(file, dtype, color, alpha)
-    return _read_pil(file, dtype, color, alpha)
+    read = _read_cv2 if _backend.backend("cv_read_image_backend", "read_image") == "cv2" else _read_pil
+    data, name = read_bytes(file, "read_image")
+    check_complete(data, name, "read_image")
+    return read(data, name, dtype, color, alpha)

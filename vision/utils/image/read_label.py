@@ -1,6 +1,10 @@
 """read_label: a label image file (one class index per pixel) as an (H, W) array."""
+import io
+
 import numpy
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
+
+from kusari.vision.utils.image._complete import check_complete, read_bytes
 
 
 def read_label(file, dtype=numpy.int32) -> numpy.ndarray:
@@ -18,6 +22,19 @@ def read_label(file, dtype=numpy.int32) -> numpy.ndarray:
     -------
     numpy.ndarray, shape (H, W)
         The labels, of ``dtype``.
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at that path.
+    ValueError
+        The file is not an image or does not decode completely (see ``read_image``); the
+        message names the file.
     """
-    with Image.open(file) as f:
-        return numpy.asarray(f.convert("P"), dtype=dtype)
+    data, name = read_bytes(file, "read_label")
+    check_complete(data, name, "read_label")
+    try:
+        with Image.open(io.BytesIO(data)) as f:
+            return numpy.asarray(f.convert("P"), dtype=dtype)
+    except (UnidentifiedImageError, OSError, SyntaxError) as e:  # Pillow's decoding errors
+        raise ValueError(f"read_label: Pillow cannot read {name} as an image ({e})") from e
