@@ -1,0 +1,158 @@
+"""kusari.onnx.export's contract: names, opsets, dynamic axes, bad input, external converters, export_testcase."""
+import io
+
+import numpy
+import onnx
+import pytest
+
+import kusari
+import kusari.functions as F
+import kusari.links as L
+import kusari.onnx
+from kusari.function_node import FunctionNode
+
+rng = numpy.random.default_rng(8)
+
+
+class _Net(kusari.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(3, 4)
+            self.block = kusari.Sequential(L.Linear(4, 2))
+
+    def forward(self, x):
+        return self.block(F.relu(self.l1(x)))
+
+
+def _x(n=2):
+    return rng.standard_normal((n, 3)).astype(numpy.float32)
+
+
+def test_parameters_are_initializers_named_by_link_path():
+    proto = kusari.onnx.export(_Net(), _x())
+    assert {t.name for t in proto.graph.initializer} == {"/l1/W", "/l1/b", "/block/0/W", "/block/0/b"}
+    assert [i.name for i in proto.graph.input] == ["Input_0"]
+    assert [o.name for o in proto.graph.output] == ["Output_0"]
+
+
+def test_names_filename_and_named_inout(tmp_path, check):
+    model = _Net()
+    path = tmp_path / "net.onnx"
+    proto, inputs, outputs = kusari.onnx.export(model, _x(), filename=str(path), input_names=["obs"],
+                                                output_names=["q"], return_named_inout=True)
+    assert onnx.load(str(path)) == proto
+    assert list(inputs) == ["obs"] and list(outputs) == ["q"]
+    with kusari.using_config("train", False):
+        numpy.testing.assert_allclose(outputs["q"], model(inputs["obs"]).array)
+    buffer = io.BytesIO()
+    kusari.onnx.export(model, {"x": _x()}, filename=buffer)
+    assert onnx.load_from_string(buffer.getvalue()).graph.input[0].name == "x"
+
+
+def test_dynamic_axes_in_dict_and_list_form():
+    proto = kusari.onnx.export(_Net(), _x(), dynamic_axes={"Input_0": {0: "batch"}, "Output_0": [0]})
+    in_dim = proto.graph.input[0].type.tensor_type.shape.dim[0]
+    out_dim = proto.graph.output[0].type.tensor_type.shape.dim[0]
+    assert in_dim.dim_param == "batch" and out_dim.dim_param == "Output_0_dim0"
+    with pytest.raises(ValueError, match="dynamic_axes names \\['y'\\]"):
+        kusari.onnx.export(_Net(), _x(), dynamic_axes={"y": [0]})
+
+
+def test_every_supported_opset_exports_and_runs(check):
+    opsets = kusari.onnx.supported_opsets()
+    assert opsets[0] == 13 and opsets[-1] <= onnx.defs.onnx_opset_version()
+    for opset in (opsets[0], 17, opsets[-1]):
+        proto = check(lambda x: F.layer_normalization(F.sum(x, axis=2), GAMMA, BETA) + F.max(x, axis=2),
+                      lambda n: (rng.standard_normal((n, 4, 3)).astype(numpy.float32),), opset_version=opset)
+        assert proto.opset_import[0].version == opset
+
+
+GAMMA, BETA = numpy.ones(4, numpy.float32), numpy.zeros(4, numpy.float32)
+
+
+@pytest.mark.parametrize("opset", [12, 10 ** 3, "13"])
+def test_unsupported_opset_names_the_range(opset):
+    opsets = kusari.onnx.supported_opsets()
+    with pytest.raises(ValueError, match=f"opsets 13 to {opsets[-1]}"):
+        kusari.onnx.export(_Net(), _x(), opset_version=opset)
+
+
+@pytest.mark.parametrize("result", [numpy.zeros(2), [1.0], {"a": 3}])
+def test_forward_returning_non_variables_is_rejected_by_name(result):
+    with pytest.raises(TypeError, match="export: .*(ndarray|float|int)"):
+        kusari.onnx.export(lambda x: result, _x())
+
+
+class _Cube(FunctionNode):
+    def forward(self, inputs):
+        return inputs[0] ** 3,
+
+
+class _WithCube(kusari.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.inner = kusari.Sequential(L.Linear(3, 3))
+
+    def forward(self, x):
+        return self.inner(_Cube().apply((x,))[0])
+
+
+def test_op_without_converter_names_the_op_and_the_link_path():
+    with pytest.raises(kusari.onnx.ExportError, match="_Cube \\(at link path /\\) has no ONNX converter"):
+        kusari.onnx.export(_WithCube(), _x())
+    model = kusari.Sequential(_WithCube())
+    with pytest.raises(kusari.onnx.ExportError, match="_Cube \\(at link path /0\\)"):
+        kusari.onnx.export(model, _x())
+
+
+def test_external_converter(check):
+    def cube(ctx, node):
+        x = ctx.inputs[0]
+        return ctx.add("Mul", [ctx.add("Mul", [x, x]), x])
+    model = _WithCube()
+    for key in (_Cube, "_Cube"):
+        proto = kusari.onnx.export(model, _x(), external_converters={key: cube})
+        assert [n.op_type for n in proto.graph.node][:2] == ["Mul", "Mul"]
+    import kusari.onnx.converters as registry
+    registry.register_converter(_Cube)(cube)
+    try:
+        check(model, lambda n: (_x(n),))
+    finally:
+        registry._converters.pop(_Cube)
+
+
+def test_export_testcase_layout(tmp_path):
+    model = _Net()
+    x = _x(3)
+    kusari.onnx.export_testcase(model, x, str(tmp_path), dynamic_axes={"Input_0": [0]})
+    proto = onnx.load(str(tmp_path / "model.onnx"))
+    onnx.checker.check_model(proto)
+    tensors = {}
+    for name in ("input_0", "output_0"):
+        tensor = onnx.TensorProto()
+        tensor.ParseFromString((tmp_path / "test_data_set_0" / f"{name}.pb").read_bytes())
+        tensors[name] = tensor
+    assert tensors["input_0"].name == "Input_0" and tensors["output_0"].name == "Output_0"
+    numpy.testing.assert_array_equal(onnx.numpy_helper.to_array(tensors["input_0"]), x)
+    with kusari.using_config("train", False):
+        numpy.testing.assert_allclose(onnx.numpy_helper.to_array(tensors["output_0"]), model(x).array)
+
+
+def test_output_that_is_an_input_is_copied(check):
+    check(lambda x, y: (x, F.relu(y), x), lambda n: (_x(n), _x(n)))
+
+
+def test_import_kusari_does_not_import_onnx():
+    import subprocess
+    import sys
+    code = "import sys, kusari; assert 'onnx' not in sys.modules and 'onnxruntime' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_coverage_reports_every_function():
+    table = kusari.onnx.coverage()
+    assert table["relu"] and table["convolution_2d"] and table["linear"] and table["dropout"]
+    assert not table["roi_pooling_2d"] and not table["n_step_lstm"]
+    assert set(table) >= {"relu", "softmax_cross_entropy"}
