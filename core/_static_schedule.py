@@ -49,7 +49,7 @@ def rewire(trace, result) -> Rewired:
         if var is None:
             return None
         pos = trace.input_vars.get(id(var))
-        if pos is None and trace.slot_of_array.get(id(var._data)) not in external_slots:
+        if pos is None and trace.slot_of(var._data) not in external_slots:
             return None     # a wrapper of a value computed in the forward: eager drops its grad too
         key = ("in", pos) if pos is not None else ("ext", id(var))
         j = leaf_index.get(key)
@@ -104,12 +104,12 @@ def rewire(trace, result) -> Rewired:
                     out_slots.append(slot)
                     out_ranks.append(obj._node.creator_node.rank)
                 return VariableSlot(slot, True)
-            slot = trace.slot_of_array.get(id(obj._data))
+            slot = trace.slot_of(obj._data)
             if slot is None or slot in external_slots:
                 return Const(obj)
             return VariableSlot(slot, obj._requires_grad)
         if is_array(obj):
-            slot = trace.slot_of_array.get(id(obj))
+            slot = trace.slot_of(obj)
             return Const(obj) if slot is None or slot in external_slots else ArraySlot(slot)
         return Const(obj)
 

@@ -1,12 +1,21 @@
 """Recording a static_graph call: the ops applied, the static_code and framework calls, backward and reports, in order."""
-from kusari import _backprop
+import numpy
+
+from kusari import _backprop, _static_guards
 from kusari import reporter as reporter_module
 from kusari._static_steps import (ArraySlot, BackwardStep, CallStep, CodeStep, Const, Mapping, OpStep,
                                   VariableSlot, structure)
 from kusari._tracing import trace_hook
 from kusari.backend import is_array
-from kusari.configuration import no_backprop_mode
+from kusari.configuration import config, no_backprop_mode
 from kusari.variable import Variable
+
+
+def _memory_key(array):
+    """What identifies a NumPy array's view of memory (None for other arrays and empty ones)."""
+    if not isinstance(array, numpy.ndarray) or not array.size:
+        return None
+    return (array.__array_interface__["data"][0], array.shape, array.strides, array.dtype.str)
 
 
 class Trace:
@@ -14,9 +23,17 @@ class Trace:
 
     Every array seen gets a slot: the call's inputs first, then op outputs and outside values
     (``externals``: Variables such as Parameters, read afresh at every replay) as they appear.
+    ``data_read`` is the first Python-side read of a traced value's data (``(what, file:line)``),
+    or None: a trace with one must not be replayed (see ``_static_guards``).
     """
 
-    def __init__(self, inputs):
+    def __init__(self, name, inputs):
+        self.name = name
+        self.data_read = None
+        self._external_slots = set()
+        self._views = {}            # slot -> its TracedArray view handed to Python code (kept alive)
+        self._slot_of_memory = {}   # _memory_key(array) -> slot
+        self._aliases = []
         self.steps = []
         self.values = []            # trace-time array of every slot (keeps ids unique during the trace)
         self.slot_of_array = {}     # id(array) -> slot
@@ -35,16 +52,53 @@ class Trace:
         slot = len(self.values)
         self.values.append(array)
         self.slot_of_array[id(array)] = slot
+        key = _memory_key(array)
+        if key is not None:
+            self._slot_of_memory[key] = slot
+        return slot
+
+    def slot_of(self, array):
+        """The slot of ``array``, or None; an unseen NumPy array that is exactly a slot's memory (the
+        same data, shape, strides and dtype, e.g. ``numpy.asarray`` of a ``TracedArray``) is that slot."""
+        slot = self.slot_of_array.get(id(array))
+        if slot is None:
+            key = _memory_key(array)
+            slot = None if key is None else self._slot_of_memory.get(key)
+            if slot is not None:
+                self.slot_of_array[id(array)] = slot
+                self._aliases.append(array)     # keeps its id from being reused during the trace
         return slot
 
     def _slot_of(self, x):
         """The slot holding ``x`` (a Variable or array), registering an outside value if new."""
         array = x._data if isinstance(x, Variable) else x
-        slot = self.slot_of_array.get(id(array))
+        slot = self.slot_of(array)
         if slot is None:
             slot = self._new_slot(array)
+            self._external_slots.add(slot)
             self.externals.append((slot, x if isinstance(x, Variable) else Variable(x, requires_grad=False)))
         return slot
+
+    def is_traced(self, array) -> bool:
+        """Whether ``array`` is an input of the call or an op's output (not an outside value)."""
+        slot = self.slot_of(array)
+        return slot is not None and slot not in self._external_slots
+
+    def traced_view(self, array):
+        """The ``TracedArray`` view of a traced NumPy ``array``, standing for the same slot."""
+        slot = self.slot_of(array)
+        view = self._views.get(slot)
+        if view is None:
+            view = self._views[slot] = array.view(_static_guards.TracedArray)
+            self.slot_of_array[id(view)] = slot
+        return view
+
+    def note_data_read(self, what: str, site: str) -> None:
+        """A traced value's data was read at ``site`` (``file:line``): raise in strict mode, else note it."""
+        if config.static_graph_strict:
+            raise RuntimeError(_static_guards.message(self.name, site, what))
+        if self.data_read is None:
+            self.data_read = (what, site)
 
     def _paused_call(self, func, *args, **kwargs):
         """``func(*args, **kwargs)`` with recording paused: what it does inside is not recorded."""
@@ -60,6 +114,7 @@ class Trace:
         in_slots = tuple([self._slot_of(x) for x in xs])
         outputs = self._paused_call(node.forward, in_data)
         if type(outputs) is tuple:
+            outputs = tuple([_static_guards.plain(y) for y in outputs])
             op = OpStep(node, state, in_slots, tuple([self._new_slot(y) for y in outputs]))
             self.steps.append(op)
             self.ops[id(node)] = op
@@ -108,7 +163,7 @@ class Trace:
                 seeds.append(None)
             else:
                 array = g._data if isinstance(g, Variable) else g
-                slot = self.slot_of_array.get(id(array))
+                slot = self.slot_of(array)
                 seeds.append(Const(array) if slot is None else ArraySlot(slot))
         self._paused_call(_backprop.backward_from, outputs, grad_outputs, retain_grad,
                           enable_double_backprop, loss_scale)
@@ -138,16 +193,48 @@ class _RecordingReporter(reporter_module.Reporter):
             self._outer.report(values, observer)
 
 
-def record(func, args, kwargs, inputs):
+def _map_arrays(obj, change):
+    """``obj`` with ``change(a)`` for each array ``a`` in it, also inside tuples, lists and dicts."""
+    if isinstance(obj, numpy.ndarray):
+        return change(obj)
+    if type(obj) in (tuple, list):
+        return type(obj)([_map_arrays(o, change) for o in obj])
+    if type(obj) is dict:
+        return {k: _map_arrays(v, change) for k, v in obj.items()}
+    return obj
+
+
+def _with_views(obj, views: dict):
+    """``obj`` with each NumPy array in it replaced by its ``TracedArray`` view; ``views`` maps
+    ``id(array)`` to the view, so one array gets one view."""
+    def view_of(array):
+        view = views.get(id(array))
+        if view is None:
+            view = views[id(array)] = _static_guards.traced_view(array)
+        return view
+    return _map_arrays(obj, view_of)
+
+
+def without_views(result):
+    """A traced call's result as its caller gets it: ``TracedArray`` views in it are plain arrays."""
+    return _map_arrays(result, _static_guards.plain)
+
+
+def record(name, func, args, kwargs, inputs):
     """Run ``func(*args, **kwargs)`` eagerly while recording it; returns (its result, the Trace).
 
-    ``inputs``: the Variables and arrays among the arguments, in cache-key order.
+    ``inputs``: the Variables and arrays among the arguments, in cache-key order. The function
+    sees its NumPy arrays as ``TracedArray`` views, so that reading their data is noticed.
     """
-    trace = Trace(inputs)
+    views = {}
+    args, kwargs = _with_views(args, views), _with_views(kwargs, views)
+    trace = Trace(name, [_with_views(x, views) for x in inputs])
+    _static_guards.enable()
     trace_hook.start(trace)
     try:
         with _RecordingReporter(trace, reporter_module.get_current_reporter()):
             result = func(*args, **kwargs)
     finally:
         trace_hook.stop()
+        _static_guards.disable()
     return result, trace

@@ -71,6 +71,7 @@ class LocalConfig(threading.local):
                                   os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1")
     use_onednn = os.environ.get("KUSARI_USE_ONEDNN", "auto")
     use_static_graph = True
+    static_graph_strict = os.environ.get("KUSARI_STATIC_GRAPH_STRICT", "0") == "1"
     keep_graph_on_report = False
     lazy_grad_sum = _Unread(False, "backward sums each input's gradients as they arrive")
     in_recomputing = _Unread(False, "kusari recomputes no forward pass (no checkpointing)")

@@ -5,6 +5,7 @@ import weakref
 import numpy
 
 from kusari import backend
+from kusari._static_guards import plain
 from kusari._tracing import trace_hook
 from kusari.configuration import config
 from kusari.variable import Variable, new_variable
@@ -105,6 +106,7 @@ class FunctionNode(ForwardDispatch):
             outputs = self.forward(in_data)
         else:
             xs = [x if isinstance(x, Variable) else new_variable(x, False) for x in xs]
+            in_data = tuple([plain(x) for x in in_data])   # ops compute and retain plain arrays
             outputs = on_apply(self, xs, in_data)
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, "

@@ -75,7 +75,7 @@ class Reporter:
             prefix = ""
         for key, value in values.items():
             if isinstance(value, Variable) and not configuration.config.keep_graph_on_report:
-                value = value.array
+                value = value._data
             self.observation[prefix + key] = value
 
 
@@ -157,7 +157,7 @@ class DictSummary:
             if isinstance(value, tuple) and len(value) == 2:
                 value, weight = value
             if isinstance(value, Variable):
-                value = value.array
+                value = value._data
             if numpy.isscalar(value) or getattr(value, "size", 0) == 1:
                 self._summaries.setdefault(key, Summary()).add(value, weight)
 

@@ -26,25 +26,31 @@ straight-line code a replay runs).
 """
 import functools
 import types
+import warnings
 import weakref
 
-from kusari import _static_signature, link
+from kusari import _static_guards, _static_signature, link
 from kusari._static_replay import Schedule
 from kusari._static_schedule import rewire
-from kusari._static_trace import record
+from kusari._static_trace import record, without_views
 from kusari._tracing import trace_hook
 from kusari.configuration import config, no_backprop_mode
 from kusari.link import Link
 
 
+_DATA_DEPENDENT = object()   # cached in place of a schedule: that key's trace read data, so it runs eagerly
+
+
 class _StaticGraph:
     """The callable made by ``static_graph``; binds like a method and caches one schedule per key."""
 
-    def __init__(self, func, force_test_define_by_run=False, verbosity_level=0):
+    def __init__(self, func, force_test_define_by_run=False, verbosity_level=0, warn_on_fallback=True):
         functools.update_wrapper(self, func)
         self._func = func
         self._eager = force_test_define_by_run
         self._verbosity = verbosity_level
+        self._warn_on_fallback = warn_on_fallback
+        self._warned = False
         self._owned = weakref.WeakKeyDictionary()   # owner Link -> {key: schedule}
         self._free = {}                              # key -> schedule, for plain functions
 
@@ -74,17 +80,28 @@ class _StaticGraph:
         key = (key, config.train, config.enable_backprop)
         schedule = cache.get(key)
         if schedule is not None:
+            if schedule is _DATA_DEPENDENT:
+                return func(*args, **kwargs)
             return schedule.replay(inputs)
         if self._verbosity:
             print(f"static_graph: tracing {func.__qualname__} (train={config.train}, "
                   f"enable_backprop={config.enable_backprop}, {len(inputs)} array inputs)")
-        result, trace = record(func, args, kwargs, inputs)
-        cache[key] = Schedule(func.__qualname__, trace, rewire(trace, result))
-        return result
+        result, trace = record(func.__qualname__, func, args, kwargs, inputs)
+        if trace.data_read is not None:
+            cache[key] = _DATA_DEPENDENT
+            if self._warn_on_fallback and not self._warned:
+                self._warned = True
+                what, site = trace.data_read
+                warnings.warn(_static_guards.message(func.__qualname__, site, what), RuntimeWarning,
+                              stacklevel=2)
+        else:
+            cache[key] = Schedule(func.__qualname__, trace, rewire(trace, result))
+        return without_views(result)
 
 
 def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_size: bool = True,
-                 verbosity_level: int = 0, enable_double_backprop: bool = False):
+                 verbosity_level: int = 0, enable_double_backprop: bool = False,
+                 warn_on_fallback: bool = True):
     """Decorate a Chain's ``forward`` (or a function of Variables/arrays) to trace it once and replay it.
 
     Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``).
@@ -101,8 +118,13 @@ def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_s
 
     The forward must be the same sequence of ops for a given signature. Python code between ops
     runs only during the trace: wrap per-call side effects in ``@static_code``; ``report`` calls
-    are replayed automatically. Non-array values computed from data (e.g. ``float(loss.array)``)
-    are frozen at their traced value. Run backward before calling the same graph again.
+    are replayed automatically. A trace that reads the data of its inputs or of an op's output on
+    the Python side (``x.array``, ``bool(x)``, ``x.item()``, NumPy on an input array: a value a
+    replay could not recompute) is never replayed: that signature runs eagerly from then on, with
+    one warning per function naming the line that read, or a RuntimeError there when
+    ``config.static_graph_strict`` is set. Python state that changes without reading data (a
+    call counter) is still frozen: put it in ``@static_code``. Run backward before calling the
+    same graph again.
     Gradients are bit-identical to eager mode except when an output is also used inside the
     forward and three or more gradient terms meet there: their summation order may then differ
     in the last bit.
@@ -117,6 +139,9 @@ def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_s
         When >= 1, print a line each time a trace is recorded.
     enable_double_backprop : bool
         Must be False: double backprop through a replay raises NotImplementedError.
+    warn_on_fallback : bool
+        Warn (once) when a trace read data and the function falls back to eager execution; False
+        falls back silently (for library code that decorates a user's network).
     """
     if enable_double_backprop:
         raise NotImplementedError("static_graph: enable_double_backprop=True is not supported; "
@@ -128,7 +153,7 @@ def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_s
     def decorate(func):
         if not callable(func):
             raise TypeError(f"static_graph: expected a function to decorate, got {type(func).__name__}")
-        return _StaticGraph(func, force_test_define_by_run, verbosity_level)
+        return _StaticGraph(func, force_test_define_by_run, verbosity_level, warn_on_fallback)
 
     if args:
         if len(args) != 1:

@@ -18,7 +18,7 @@ def probs_and_logs(who: str, p, logit):
         p, = _util.params(who, ("p",), (p,))
         if p.ndim < 1:
             raise ValueError(f"{who}: p must have a class axis, got shape {p.shape}")
-        positive = p.array > 0
+        positive = p > 0     # an op, so that a static_graph replay recomputes it from each call's p
         log_p0 = F.log(F.where(positive, p, 1.0))
         return p, F.where(positive, log_p0, -float("inf")), log_p0
     logit, = _util.params(who, ("logit",), (logit,))

@@ -32,7 +32,7 @@ def library_for(*arrays, pays: bool = True):
     if mode == "auto" and not pays:
         return None
     for a in arrays:
-        if a is not None and (type(a) is not numpy.ndarray or a.dtype != numpy.float32 or not a.size):
+        if a is not None and (not isinstance(a, numpy.ndarray) or a.dtype != numpy.float32 or not a.size):
             return None
     from kusari.onednn import library
     return library.load()

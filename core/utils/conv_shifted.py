@@ -49,7 +49,7 @@ def pays(x, W, stride, groups, channels) -> bool:
 
     ``channels`` is the smaller of the two channel counts the GEMMs contract or produce.
     """
-    return (type(x) is numpy.ndarray and type(W) is numpy.ndarray and groups == 1
+    return (isinstance(x, numpy.ndarray) and isinstance(W, numpy.ndarray) and groups == 1
             and all(s == 1 for s in stride) and channels >= MIN_CHANNELS
             and x.dtype == W.dtype and blas.gemm_available(x.dtype))
 

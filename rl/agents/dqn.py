@@ -85,13 +85,16 @@ def eval_forward(link: kusari.Link, x) -> ActionValue:
         return link(x)
 
 
-@kusari.static_graph
+@kusari.static_graph(warn_on_fallback=False)
 def _loss_and_gradients(model: kusari.Link, state, action, target, weights, clip_delta: bool,
                         batch_accumulator: str) -> tuple[kusari.Variable, kusari.Variable]:
     """``Q(s, a)`` (B,) and the loss, whose gradients are added into the model's parameters.
 
     Traced once per signature and replayed after (bit-identical to running it eagerly), which
-    removes most of the per-op overhead of small networks' updates.
+    removes most of the per-op overhead of small networks' updates. A q_function that reads its
+    input's data on the Python side (running statistics, a branch on a value) cannot be replayed:
+    static_graph's guards see the read and this update then runs eagerly for that q_function,
+    without a warning (the user did not ask for tracing).
     """
     y = model(state).evaluate_actions(action)
     loss = compute_value_loss(y, target, clip_delta, batch_accumulator, weights)

@@ -60,7 +60,7 @@ def check_label_range(fname: str, argname: str, t, n: int, ignore_label=None) ->
     """
     if t.size == 0:
         return True
-    if t.size <= _FEW_LABELS and type(t) is numpy.ndarray:
+    if t.size <= _FEW_LABELS and isinstance(t, numpy.ndarray):
         labels = t.ravel().tolist()
         if min(labels) >= 0 and max(labels) < n:
             return True

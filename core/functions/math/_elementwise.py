@@ -96,7 +96,7 @@ class BinaryOp(FunctionNode):
 
 def elementwise_without_gradient(fname: str, xp_name: str, x):
     """``xp.<xp_name>(x)`` as a Variable with no gradient path (for ceil, floor, fix, sign)."""
-    array = x.array if isinstance(x, Variable) else x
+    array = x._data if isinstance(x, Variable) else x
     if not (isinstance(array, numpy.ndarray) or backend.is_gpu_array(array)):
         raise TypeError(f"{fname}: x must be a Variable or an array, got {type(x).__name__}")
     if array.dtype.kind not in "iuf":

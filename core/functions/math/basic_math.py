@@ -286,7 +286,7 @@ def _as_constant(value, like):
 def _binary(self, other, cls, const_cls, reverse=False, const_rcls=None):
     if isinstance(other, Variable):
         return cls().apply((other, self) if reverse else (self, other))[0]
-    c = _as_constant(other, self.array)
+    c = _as_constant(other, self._data)
     if c is not None:
         cls_ = const_rcls if reverse else const_cls
         return cls_(c).apply((self,))[0]
@@ -328,14 +328,14 @@ def _rpow(self, other):
 
 
 def _div(self, other):
-    c = _as_constant(other, self.array)
+    c = _as_constant(other, self._data)
     if c is not None:
         return MulConstant(1.0 / c if isinstance(c, (int, float)) else 1 / c).apply((self,))[0]
     return _binary(self, other, Div, None)
 
 
 def _sub(self, other):
-    c = _as_constant(other, self.array)
+    c = _as_constant(other, self._data)
     if c is not None:
         return AddConstant(-c).apply((self,))[0]
     return _binary(self, other, Sub, None)
