@@ -83,7 +83,8 @@ class CommunicatorBase:
         MPI = _mpi.mpi()
         self.mpi_comm = MPI.COMM_WORLD if mpi_comm is None else mpi_comm
         self.timeout = timeout
-        self._arrival_comm = None
+        # arrival marks travel apart from user messages; duplicating is collective, so it is done here
+        self._arrival_comm = self.mpi_comm.Dup()
         self._arrival_count = 0
         self._buffers = {}
         hosts = self.mpi_comm.allgather(socket.gethostname())
@@ -130,7 +131,7 @@ class CommunicatorBase:
         (``MPI_Comm_split``); ``key`` orders the ranks in it."""
         self._arrive("split")
         new = object.__new__(type(self))
-        new.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("_buffers", "_arrival_comm")})
+        new.__dict__.update({k: v for k, v in self.__dict__.items() if k != "_buffers"})
         CommunicatorBase.__init__(new, self.mpi_comm.Split(color, key), timeout=self.timeout)
         return new
 
@@ -143,8 +144,6 @@ class CommunicatorBase:
         """With ``timeout`` set: wait until every other rank has entered a collective too."""
         if self.timeout is None or self.size == 1:
             return
-        if self._arrival_comm is None:
-            self._arrival_comm = self.mpi_comm.Dup()
         comm, me = self._arrival_comm, self.rank
         self._arrival_count += 1
         mark = numpy.array([self._arrival_count], dtype=numpy.int64)

@@ -46,6 +46,11 @@ class PureNcclCommunicator(CommunicatorBase):
             self._nccl_comm = nccl.NcclCommunicator(self.size, uid, self.rank)
         return self._nccl_comm
 
+    def split(self, color: int, key: int):
+        new = super().split(color, key)
+        new._nccl_comm = None   # the new group needs its own NCCL communicator, made on first use
+        return new
+
     def _nccl_type(self, dtype):
         return getattr(self._nccl_module, _NCCL_TYPES[numpy.dtype(dtype).name])
 
