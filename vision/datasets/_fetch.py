@@ -1,5 +1,5 @@
 """What the dataset loaders share: an archive downloaded and extracted once into the dataset's folder,
-and list files read with errors that say what is missing.
+list files read with errors that say what is missing, and fields parsed with errors that say where.
 
 ``data_dir='auto'`` keeps a dataset in ``<dataset root>/<name>`` (``KUSARI_DATASET_ROOT``, see
 :mod:`kusari.dataset.download`): the archive is fetched there by kusari's downloader (file lock,
@@ -9,6 +9,7 @@ those entries renamed into place. So an entry that exists is complete, and an in
 leaves nothing behind but the temporary folder, which the next call removes.
 """
 import gzip
+import json
 import os
 import shutil
 import tarfile
@@ -131,6 +132,57 @@ def read_lines(path: str, owner: str, what: str) -> list:
             return f.read().splitlines()
     except FileNotFoundError:
         raise FileNotFoundError(f"{owner}: {path} ({what}) does not exist; check data_dir and split") from None
+
+
+def read_json(path: str, owner: str, what: str):
+    """The JSON document in ``path``; a missing file or one that is not JSON is an error naming
+    ``owner`` and the file (with the line and column where the JSON breaks)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{owner}: {path} ({what}) does not exist; check data_dir and split") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"{owner}: {path} ({what}) is not valid JSON ({e})") from None
+
+
+def parse_number(text, kind: type, owner: str, where: str):
+    """``text``, a field of a dataset file, as an int or a float (``kind``).
+
+    An int may be written as an integral decimal (``'273.0'``); anything else that is not a number
+    of that kind (``'12.5'`` for an int, ``'n/a'``, a missing field) is a ValueError naming
+    ``owner`` (the dataset class) and ``where`` (the file and its line or element).
+    """
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or (kind is int and not value.is_integer()):
+        raise ValueError(f"{owner}: {where} must be {'an integer' if kind is int else 'a number'}, "
+                         f"got {text!r}")
+    return int(value) if kind is int else value
+
+
+def read_table(path: str, owner: str, what: str, kinds: tuple, header: int = 0) -> list:
+    """The rows of the whitespace-separated text file ``path``, after ``header`` lines; empty
+    lines are skipped.
+
+    ``kinds`` gives the type of each leading field (int, float or str; more fields may follow and
+    are dropped); a row with fewer fields, or a field that does not parse, is a ValueError naming
+    ``owner``, the file, the line and the field.
+    """
+    rows = []
+    for number, line in enumerate(read_lines(path, owner, what)[header:], header + 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) < len(kinds):
+            raise ValueError(f"{owner}: {path}, line {number} has {len(fields)} fields, expected "
+                             f"{len(kinds)} ({what}): {line!r}")
+        rows.append([field if kind is str else
+                     parse_number(field, kind, owner, f"{path}, line {number}, field {k + 1}")
+                     for k, (kind, field) in enumerate(zip(kinds, fields))])
+    return rows
 
 
 def require_directory(path: str, owner: str, what: str) -> None:

@@ -94,3 +94,45 @@ def test_archive_opens_detects_truncation_and_garbage(tmp_path, served_archive, 
 def test_read_lines_names_the_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"Thing: .*list.txt \(the ids\) does not exist; check data_dir and split"):
         _fetch.read_lines(str(tmp_path / "list.txt"), "Thing", "the ids")
+
+
+# parsing list files and fields ------------------------------------------------------------------
+@pytest.mark.parametrize("text, kind, value", [("273", int, 273), ("273.0", int, 273), ("-2", int, -2),
+                                               ("2.5", float, 2.5), ("1e3", float, 1000.0)])
+def test_parse_number_reads(text, kind, value):
+    parsed = _fetch.parse_number(text, kind, "Data", "f.txt, line 1")
+    assert parsed == value and type(parsed) is kind
+
+
+@pytest.mark.parametrize("text, kind", [("12.5", int), ("nan", int), ("n/a", int), ("", float), (None, int)])
+def test_parse_number_names_what_does_not_parse(text, kind):
+    expected = "an integer" if kind is int else "a number"
+    with pytest.raises(ValueError, match=rf"^Data: f.txt, line 1 must be {expected}, got {text!r}$"):
+        _fetch.parse_number(text, kind, "Data", "f.txt, line 1")
+
+
+def test_read_table_converts_fields_and_skips_the_header_and_empty_lines(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("id class path\n1 3 a.jpg extra\n\n2 4.0 b.jpg\n")
+    assert _fetch.read_table(str(path), "Data", "the images", (int, int, str), header=1) == \
+        [[1, 3, "a.jpg"], [2, 4, "b.jpg"]]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("3 x.jpg", r"line 3 has 2 fields, expected 3 \(the images\): '3 x.jpg'"),
+    ("3 7.5 x.jpg", r"line 3, field 2 must be an integer, got '7.5'"),
+])
+def test_read_table_names_the_file_line_and_field(tmp_path, line, message):
+    path = tmp_path / "t.txt"
+    path.write_text(f"1 3 a.jpg\n\n{line}\n")
+    with pytest.raises(ValueError, match=rf"^Data: {path}, {message}$"):
+        _fetch.read_table(str(path), "Data", "the images", (int, int, str))
+
+
+def test_read_json_names_the_file_and_where_it_breaks(tmp_path):
+    path = tmp_path / "a.json"
+    path.write_text('{"a": [1,\n 2,,]}')
+    with pytest.raises(ValueError, match=rf"^Data: {path} \(the annotations\) is not valid JSON \(.*line 2 column 4"):
+        _fetch.read_json(str(path), "Data", "the annotations")
+    with pytest.raises(FileNotFoundError, match=r"\(the annotations\) does not exist"):
+        _fetch.read_json(str(tmp_path / "missing.json"), "Data", "the annotations")

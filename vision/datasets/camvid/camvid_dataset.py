@@ -5,7 +5,7 @@ import os
 import numpy
 
 from kusari.vision.chainer_experimental.datasets.sliceable import GetterDataset
-from kusari.vision.datasets._fetch import fetch_archive, read_lines
+from kusari.vision.datasets._fetch import fetch_archive, read_table
 from kusari.vision.utils import read_image, read_label
 
 # a GitHub branch archive: its bytes may change with each download, so no checksum can be known;
@@ -56,9 +56,10 @@ class CamVidDataset(GetterDataset):
             raise ValueError(f"CamVidDataset: split must be 'train', 'val' or 'test', got {split!r}")
         if data_dir == "auto":
             data_dir = get_camvid()
-        lines = read_lines(os.path.join(data_dir, f"{split}.txt"), "CamVidDataset", f"the files of split {split!r}")
-        self.paths = [[os.path.join(data_dir, name.replace("/SegNet/CamVid/", "")) for name in line.split()]
-                      for line in lines]
+        rows = read_table(os.path.join(data_dir, f"{split}.txt"), "CamVidDataset",
+                          f"the image and label files of split {split!r}", (str, str))
+        self.paths = [[os.path.join(data_dir, name.replace("/SegNet/CamVid/", "")) for name in row]
+                      for row in rows]
         self.add_getter("img", self._get_image)
         self.add_getter("label", self._get_label)
 

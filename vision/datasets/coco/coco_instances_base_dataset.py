@@ -1,7 +1,6 @@
 """COCOInstancesBaseDataset: what COCO's bounding-box and instance segmentation datasets share (images,
 instance annotations, masks)."""
 import collections
-import json
 import os
 import warnings
 
@@ -10,6 +9,7 @@ import PIL.Image
 import PIL.ImageDraw
 
 from kusari.vision.chainer_experimental.datasets.sliceable import GetterDataset
+from kusari.vision.datasets._fetch import read_json
 from kusari.vision.datasets.coco.coco_utils import get_coco
 from kusari.vision.utils import read_image
 
@@ -68,19 +68,22 @@ class COCOInstancesBaseDataset(GetterDataset):
         self.data_dir = data_dir
         self.img_root = os.path.join(data_dir, "images", f"{img_split}{year}")
         anno_path = os.path.join(data_dir, "annotations", f"instances_{split}{year}.json")
+        annos = read_json(anno_path, owner, f"the annotations of split {split!r}")
+        self.anno_path = anno_path
+        section = "images"
         try:
-            with open(anno_path) as f:
-                annos = json.load(f)
-        except FileNotFoundError:
-            raise FileNotFoundError(f"{owner}: {anno_path} (the annotations of split {split!r}) does not exist; "
-                                    "check data_dir, split and year") from None
-        self.id_to_prop = {prop["id"]: prop for prop in annos["images"]}
-        self.ids = sorted(self.id_to_prop)
-        self.cat_ids = [cat["id"] for cat in annos["categories"]]
-        self._label_of = {cat_id: label for label, cat_id in enumerate(self.cat_ids)}
-        self.id_to_anno = collections.defaultdict(list)
-        for anno in annos["annotations"]:
-            self.id_to_anno[anno["image_id"]].append(anno)
+            self.id_to_prop = {prop["id"]: prop for prop in annos["images"]}
+            self.ids = sorted(self.id_to_prop)
+            section = "categories"
+            self.cat_ids = [cat["id"] for cat in annos["categories"]]
+            self._label_of = {cat_id: label for label, cat_id in enumerate(self.cat_ids)}
+            section = "annotations"
+            self.id_to_anno = collections.defaultdict(list)
+            for anno in annos["annotations"]:
+                self.id_to_anno[anno["image_id"]].append(anno)
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"{owner}: {anno_path} is not COCO's instances format: reading "
+                             f"{section!r}: {type(e).__name__} {e}") from None
 
         self.add_getter("img", self._get_image)
         self.add_getter("mask", self._get_mask)
@@ -96,13 +99,15 @@ class COCOInstancesBaseDataset(GetterDataset):
     def _annotations(self, i):
         """The annotations of image ``i``, their arrays, and which of them are kept."""
         annotation = self.id_to_anno[self.ids[i]]
+        for ann in annotation:
+            self._check_annotation(ann, i)
         xywh = numpy.array([ann["bbox"] for ann in annotation], dtype=numpy.float32).reshape(-1, 4)
         bbox = numpy.concatenate([xywh[:, 1::-1], xywh[:, 1::-1] + xywh[:, :1:-1]], axis=1)  # y, x, y + h, x + w
         try:
             label = numpy.array([self._label_of[ann["category_id"]] for ann in annotation], dtype=numpy.int32)
         except KeyError as e:
-            raise ValueError(f"{type(self).__name__}: image {self.ids[i]} has an annotation of category {e.args[0]}, "
-                             f"which is not one of the categories {self.cat_ids}") from None
+            raise ValueError(f"{type(self).__name__}: {self.anno_path}: image {self.ids[i]} has an annotation of "
+                             f"category {e.args[0]}, which is not one of the categories {self.cat_ids}") from None
         area = numpy.array([ann["area"] for ann in annotation], dtype=numpy.float32)
         crowded = numpy.array([ann["iscrowd"] for ann in annotation], dtype=bool)
         size = bbox[:, 2:] - bbox[:, :2]
@@ -110,6 +115,21 @@ class COCOInstancesBaseDataset(GetterDataset):
         if not self.use_crowded:
             keep &= ~crowded
         return annotation, (bbox, label, area, crowded), keep
+
+    def _check_annotation(self, ann, i) -> None:
+        """Refuse an annotation of image ``i`` whose fields are missing or not numbers, naming it."""
+        where = (f"{type(self).__name__}: {self.anno_path}: annotation {ann.get('id')!r} of image "
+                 f"{self.ids[i]}")
+        for key in ("bbox", "category_id", "area", "iscrowd"):
+            if key not in ann:
+                raise ValueError(f"{where} lacks {key!r}")
+        bbox = ann["bbox"]
+        if not (isinstance(bbox, list) and len(bbox) == 4
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in bbox)):
+            raise ValueError(f"{where} has bbox {bbox!r}; COCO's bbox is [x, y, width, height], four numbers")
+        for key in ("area", "iscrowd"):
+            if not isinstance(ann[key], (int, float)) or isinstance(ann[key], bool):
+                raise ValueError(f"{where} has {key} {ann[key]!r}, not a number")
 
     def _get_annotations(self, i):
         _, arrays, keep = self._annotations(i)

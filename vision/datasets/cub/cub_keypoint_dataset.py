@@ -3,7 +3,8 @@ import os
 
 import numpy
 
-from kusari.vision.datasets.cub.cub_utils import CUBDatasetBase, _table
+from kusari.vision.datasets._fetch import read_table
+from kusari.vision.datasets.cub.cub_utils import CUBDatasetBase
 from kusari.vision.utils import read_image
 
 
@@ -33,13 +34,14 @@ class CUBKeypointDataset(CUBDatasetBase):
 
     def __init__(self, data_dir="auto", return_bbox=False, prob_map_dir="auto", return_prob_map=False):
         super().__init__(data_dir, prob_map_dir, return_prob_map)
-        rows = _table(os.path.join(self.data_dir, "parts", "part_locs.txt"), "CUBKeypointDataset", "the part locations")
+        rows = read_table(os.path.join(self.data_dir, "parts", "part_locs.txt"), "CUBKeypointDataset",
+                          "the part locations", (int, int, float, float, int))
         self._point_dict = {}
         self._visible_dict = {}
-        for row in rows:   # image_id part_id x y visible
-            i = int(row[0]) - 1
-            self._point_dict.setdefault(i, []).append((float(row[3]), float(row[2])))
-            self._visible_dict.setdefault(i, []).append(bool(int(row[4])))
+        for image_id, _, x, y, visible in rows:
+            i = image_id - 1
+            self._point_dict.setdefault(i, []).append((y, x))
+            self._visible_dict.setdefault(i, []).append(bool(visible))
         self.add_getter(("img", "point", "visible"), self._get_img_and_annotations)
         self.keys = ("img", "point", "visible") + ("bbox",) * bool(return_bbox) + ("prob_map",) * bool(return_prob_map)
 

@@ -3,7 +3,8 @@ import os
 
 import numpy
 
-from kusari.vision.datasets.cub.cub_utils import CUBDatasetBase, _table
+from kusari.vision.datasets._fetch import read_table
+from kusari.vision.datasets.cub.cub_utils import CUBDatasetBase
 from kusari.vision.utils import read_image
 
 
@@ -32,8 +33,9 @@ class CUBLabelDataset(CUBDatasetBase):
 
     def __init__(self, data_dir="auto", return_bbox=False, prob_map_dir="auto", return_prob_map=False):
         super().__init__(data_dir, prob_map_dir, return_prob_map)
-        rows = _table(os.path.join(self.data_dir, "image_class_labels.txt"), "CUBLabelDataset", "the class labels")
-        self._labels = numpy.array([int(row[1]) - 1 for row in rows], dtype=numpy.int32)
+        rows = read_table(os.path.join(self.data_dir, "image_class_labels.txt"), "CUBLabelDataset",
+                          "the class labels", (int, int))
+        self._labels = numpy.array([row[1] - 1 for row in rows], dtype=numpy.int32)
         self.add_getter("img", self._get_image)
         self.add_getter("label", self._get_label)
         self.keys = ("img", "label") + ("bbox",) * bool(return_bbox) + ("prob_map",) * bool(return_prob_map)

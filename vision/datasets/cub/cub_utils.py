@@ -6,7 +6,7 @@ import numpy
 
 from kusari.dataset import Checksum
 from kusari.vision.chainer_experimental.datasets.sliceable import GetterDataset
-from kusari.vision.datasets._fetch import fetch_archive, read_lines
+from kusari.vision.datasets._fetch import fetch_archive, read_table
 from kusari.vision.utils import read_label
 
 url = "http://www.vision.caltech.edu/visipedia-data/CUB-200-2011/CUB_200_2011.tgz"
@@ -27,11 +27,6 @@ def get_cub_prob_map() -> str:
     """``<dataset root>/cub/segmentations`` (the birds' probability maps), downloaded the first time."""
     return os.path.join(fetch_archive("cub", prob_map_url, {"segmentations": "segmentations"}, "get_cub_prob_map"),
                         "segmentations")
-
-
-def _table(path: str, owner: str, what: str) -> list:
-    """The whitespace-separated fields of each non-empty line of ``path``."""
-    return [line.split() for line in read_lines(path, owner, what) if line.strip()]
 
 
 class CUBDatasetBase(GetterDataset):
@@ -57,9 +52,11 @@ class CUBDatasetBase(GetterDataset):
             prob_map_dir = get_cub_prob_map()
         self.data_dir = data_dir
         self.prob_map_dir = prob_map_dir
-        self.paths = [row[1] for row in _table(os.path.join(data_dir, "images.txt"), owner, "the image list")]
-        boxes = _table(os.path.join(data_dir, "bounding_boxes.txt"), owner, "the bounding boxes")
-        xywh = numpy.array([[float(v) for v in row[1:5]] for row in boxes], dtype=numpy.float64).reshape(-1, 4)
+        self.paths = [row[1] for row in read_table(os.path.join(data_dir, "images.txt"), owner,
+                                                   "the image list", (int, str))]
+        boxes = read_table(os.path.join(data_dir, "bounding_boxes.txt"), owner, "the bounding boxes",
+                           (int, float, float, float, float))
+        xywh = numpy.array([row[1:5] for row in boxes], dtype=numpy.float64).reshape(-1, 4)
         # (x_min, y_min, width, height) -> (y_min, x_min, y_max, x_max), summed in float64 as ChainerCV
         self.bbs = numpy.concatenate([xywh[:, 1::-1], xywh[:, 1::-1] + xywh[:, :1:-1]], axis=1).astype(numpy.float32)
         self.prob_map_paths = [os.path.join(self.prob_map_dir, os.path.splitext(path)[0] + ".png")

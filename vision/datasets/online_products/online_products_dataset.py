@@ -4,7 +4,7 @@ import os
 import numpy
 
 from kusari.vision.chainer_experimental.datasets.sliceable import GetterDataset
-from kusari.vision.datasets._fetch import fetch_archive, read_lines
+from kusari.vision.datasets._fetch import fetch_archive, read_table
 from kusari.vision.utils import read_image
 
 url = "http://ftp.cs.stanford.edu/cs/cvgl/Stanford_Online_Products.zip"   # no checksum published
@@ -49,10 +49,10 @@ class OnlineProductsDataset(GetterDataset):
         if data_dir == "auto":
             data_dir = get_online_products()
         self.data_dir = data_dir
-        rows = [line.split() for line in read_lines(os.path.join(data_dir, f"Ebay_{split}.txt"), "OnlineProductsDataset",
-                                                      f"the images of split {split!r}")[1:] if line.strip()]
-        self.class_ids = numpy.array([int(row[1]) - 1 for row in rows], dtype=numpy.int32)
-        self.super_class_ids = numpy.array([int(row[2]) - 1 for row in rows], dtype=numpy.int32)
+        rows = read_table(os.path.join(data_dir, f"Ebay_{split}.txt"), "OnlineProductsDataset",
+                          f"the images of split {split!r}", (int, int, int, str), header=1)
+        self.class_ids = numpy.array([row[1] - 1 for row in rows], dtype=numpy.int32)
+        self.super_class_ids = numpy.array([row[2] - 1 for row in rows], dtype=numpy.int32)
         self.paths = [os.path.join(data_dir, row[3]) for row in rows]
         self.add_getter("img", self._get_image)
         self.add_getter("label", self._get_label)

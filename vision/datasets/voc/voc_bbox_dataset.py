@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import numpy
 
 from kusari.vision.chainer_experimental.datasets.sliceable import GetterDataset
-from kusari.vision.datasets._fetch import read_lines
+from kusari.vision.datasets._fetch import parse_number, read_lines
 from kusari.vision.datasets.voc import voc_utils
 from kusari.vision.utils import read_image
 
@@ -81,20 +81,31 @@ class VOCBboxDataset(GetterDataset):
 
     def _get_annotations(self, i):
         path = os.path.join(self.data_dir, "Annotations", self.ids[i] + ".xml")
+        try:
+            objects = ET.parse(path).findall("object")
+        except ET.ParseError as e:   # its message gives the line and column
+            raise ValueError(f"VOCBboxDataset: {path} is not well-formed XML ({e})") from None
+        except FileNotFoundError:
+            raise FileNotFoundError(f"VOCBboxDataset: {path} (the annotation of id {self.ids[i]!r}) does "
+                                    "not exist") from None
         bbox, label, difficult = [], [], []
-        for obj in ET.parse(path).findall("object"):
+        for n, obj in enumerate(objects, 1):
+            where = f"{path}, object {n}"
             flag = obj.findtext("difficult")
-            flag = int(flag) == 1 if flag is not None else False
+            flag = parse_number(flag, int, "VOCBboxDataset", f"{where}'s difficult") == 1 \
+                if flag is not None else False
             if flag and not self.use_difficult:
                 continue
             name = (obj.findtext("name") or "").lower().strip()
             if name not in self.label_names:
-                raise ValueError(f"VOCBboxDataset: {path} has an object of class {name!r}, which is not one of "
+                raise ValueError(f"VOCBboxDataset: {where} is of class {name!r}, which is not one of "
                                  f"label_names {self.label_names}")
             corners = [obj.findtext(f"bndbox/{tag}") for tag in _CORNERS]
             if None in corners:
-                raise ValueError(f"VOCBboxDataset: an object of {path} lacks bndbox/{_CORNERS[corners.index(None)]}")
-            bbox.append([int(value) - 1 for value in corners])   # VOC counts pixels from 1
+                raise ValueError(f"VOCBboxDataset: {where} lacks bndbox/{_CORNERS[corners.index(None)]}")
+            # VOC counts pixels from 1
+            bbox.append([parse_number(value, int, "VOCBboxDataset", f"{where}'s bndbox/{tag}") - 1
+                         for tag, value in zip(_CORNERS, corners)])
             label.append(self.label_names.index(name))
             difficult.append(flag)
         return (numpy.array(bbox, dtype=numpy.float32).reshape(-1, 4), numpy.array(label, dtype=numpy.int32),

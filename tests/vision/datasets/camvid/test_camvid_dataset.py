@@ -37,3 +37,11 @@ def test_a_corrupt_archive_is_refused(mirror, dataset_root):
     (mirror.folder / "master.zip").write_bytes(b"PK\x03\x04 not really a zip archive")
     with pytest.raises(DownloadError, match="master.zip: the downloaded copy: not a readable zip, tar or gzipped tar archive"):
         CamVidDataset()
+
+
+def test_a_line_without_its_label_file_is_named(tmp_path):
+    (tmp_path / "train.txt").write_text("/SegNet/CamVid/train/a.png /SegNet/CamVid/trainannot/a.png\n"
+                                        "/SegNet/CamVid/train/b.png\n")
+    with pytest.raises(ValueError, match=rf"^CamVidDataset: {tmp_path / 'train.txt'}, line 2 has 1 fields, "
+                                         r"expected 2 \(the image and label files of split 'train'\)"):
+        CamVidDataset(str(tmp_path), "train")

@@ -58,7 +58,7 @@ def test_reads_the_raccoon_annotations(raccoon):
 
 def test_the_voc_names_refuse_another_class(raccoon):
     dataset = VOCBboxDataset(raccoon[0], split="train")
-    with pytest.raises(ValueError, match=r"has an object of class 'raccoon', which is not one of label_names \('aeroplane'"):
+    with pytest.raises(ValueError, match=r"\.xml, object 1 is of class 'raccoon', which is not one of label_names \('aeroplane'"):
         dataset[0]
 
 
@@ -118,5 +118,52 @@ def test_missing_corners_are_named(tmp_path):
     (tmp_path / "Annotations" / "a.xml").write_text(
         "<annotation><object><name>dog</name><bndbox><xmin>1</xmin><ymin>2</ymin><xmax>3</xmax></bndbox>"
         "</object></annotation>")
-    with pytest.raises(ValueError, match="an object of .*a.xml lacks bndbox/ymax"):
+    with pytest.raises(ValueError, match="VOCBboxDataset: .*a.xml, object 1 lacks bndbox/ymax"):
         VOCBboxDataset(str(tmp_path)).slice[:, "bbox"][0]
+
+
+def _one_annotation(tmp_path, xml):
+    (tmp_path / "ImageSets" / "Main").mkdir(parents=True)
+    (tmp_path / "ImageSets" / "Main" / "train.txt").write_text("a\n")
+    (tmp_path / "Annotations").mkdir()
+    (tmp_path / "Annotations" / "a.xml").write_text(xml)
+    return VOCBboxDataset(str(tmp_path), label_names=("dog",)).slice[:, ("bbox", "label")]
+
+
+def _box(ymin="2", xmin="1", ymax="4", xmax="3", difficult="0"):
+    return (f"<object><name>dog</name><difficult>{difficult}</difficult><bndbox><xmin>{xmin}</xmin>"
+            f"<ymin>{ymin}</ymin><xmax>{xmax}</xmax><ymax>{ymax}</ymax></bndbox></object>")
+
+
+@pytest.mark.parametrize("value", ["12.5", "n/a", ""])
+def test_a_coordinate_that_is_not_an_integer_is_named(tmp_path, value):
+    dataset = _one_annotation(tmp_path, f"<annotation>{_box()}{_box(xmax=value)}</annotation>")
+    with pytest.raises(ValueError, match=rf"^VOCBboxDataset: .*a.xml, object 2's bndbox/xmax must be an "
+                                         rf"integer, got '{value}'$"):
+        dataset[0]
+
+
+def test_an_integral_decimal_coordinate_is_read(tmp_path):
+    """Some annotation tools write '3.0'; ChainerCV's int() crashes on it."""
+    bbox, label = _one_annotation(tmp_path, f"<annotation>{_box(xmax='3.0')}</annotation>")[0]
+    numpy.testing.assert_array_equal(bbox, [[1, 0, 3, 2]])
+
+
+def test_a_difficult_flag_that_is_not_an_integer_is_named(tmp_path):
+    dataset = _one_annotation(tmp_path, f"<annotation>{_box(difficult='yes')}</annotation>")
+    with pytest.raises(ValueError, match=r"a.xml, object 1's difficult must be an integer, got 'yes'"):
+        dataset[0]
+
+
+def test_xml_that_is_not_well_formed_is_named_with_its_line(tmp_path):
+    dataset = _one_annotation(tmp_path, f"<annotation>\n{_box()}\n<object></annotation>")
+    with pytest.raises(ValueError, match=r"^VOCBboxDataset: .*a.xml is not well-formed XML \(mismatched tag: "
+                                         r"line 3, column \d+\)$"):
+        dataset[0]
+
+
+def test_a_missing_annotation_file_is_named(tmp_path):
+    dataset = _one_annotation(tmp_path, "<annotation/>")
+    os.remove(tmp_path / "Annotations" / "a.xml")
+    with pytest.raises(FileNotFoundError, match=r"VOCBboxDataset: .*a.xml \(the annotation of id 'a'\)"):
+        dataset[0]
