@@ -81,7 +81,8 @@ class DataFrameParser(BaseFileParser):
             df = df.iloc[rows]
         smiles_index = df.columns.get_loc(self.smiles_col)
         label_indices = [df.columns.get_loc(name) for name in self.labels or []]
-        collector = FeatureCollector(caller, self.labels is not None, self.logger)
+        # the source (a file's path) goes into every report of a skipped row
+        collector = FeatureCollector(f"{caller} of {source}", self.labels is not None, self.logger)
         for row, values in progress(zip(rows, df.itertuples(index=False)), total=len(df)):
             collector.collect(row, lambda: self._featurize(values[smiles_index],
                                                            [values[i] for i in label_indices]))

@@ -1,5 +1,6 @@
 """SDFFileParser: featurizes the molecules of an SDF file, with SDF fields as labels."""
 import logging
+import os
 
 from rdkit import Chem
 
@@ -49,9 +50,11 @@ class SDFFileParser(BaseFileParser):
         if not isinstance(self.preprocessor, MolPreprocessor):
             raise TypeError(f"{caller}: preprocessor must be a MolPreprocessor, got "
                             f"{type(self.preprocessor).__name__}")
-        supplier = Chem.SDMolSupplier(str(filepath))
+        supplier = _supplier(filepath, caller)
         rows = range(len(supplier)) if target_index is None else target_index
-        collector = FeatureCollector(caller, self.labels is not None, self.logger)
+        # the file goes into every report of a skipped record
+        collector = FeatureCollector(f"{caller} of {os.fspath(filepath)}", self.labels is not None,
+                                     self.logger)
         for row in progress(rows, total=len(rows)):
             # the supplier does not take NumPy integers
             collector.collect(int(row), lambda: self._featurize(supplier[int(row)]))
@@ -73,4 +76,12 @@ class SDFFileParser(BaseFileParser):
 
     def extract_total_num(self, filepath) -> int:
         """The number of records in the SDF file ``filepath``."""
-        return len(Chem.SDMolSupplier(str(filepath)))
+        return len(_supplier(filepath, f"{type(self).__name__}.extract_total_num"))
+
+
+def _supplier(filepath, caller: str):
+    """RDKit's reader of the SDF file ``filepath``; a missing file is named (RDKit says "Bad input
+    file")."""
+    if not os.path.isfile(filepath):
+        raise FileNotFoundError(f"{caller}: no such SDF file: {os.fspath(filepath)!r}")
+    return Chem.SDMolSupplier(os.fspath(filepath))
