@@ -33,6 +33,12 @@ def is_array(x) -> bool:
     return is_gpu_array(x)
 
 
+def get_array_types() -> tuple:
+    """The array types kusari handles: ``(numpy.ndarray,)``, plus ``cupy.ndarray`` once CuPy is imported."""
+    cupy = _cupy()
+    return (numpy.ndarray,) if cupy is None else (numpy.ndarray, cupy.ndarray)
+
+
 def get_array_module(*args):
     """numpy or cupy, whichever the arrays (or Variables) among ``args`` live on."""
     cupy = _cupy()
@@ -45,16 +51,36 @@ def get_array_module(*args):
 
 
 class Device:
-    """Where arrays live; ``xp`` is the array module, ``send`` moves an array here."""
+    """Where arrays live; ``xp`` is the array module, ``send`` moves arrays here."""
 
     xp = numpy
     name = ""
+    supported_array_types = ()
 
-    def send(self, x):
+    def send(self, arrays):
+        """An array, or a tuple, list or dict of them (nested, None kept), sent here in the same structure."""
+        if arrays is None:
+            return None
+        if isinstance(arrays, (tuple, list)):
+            return type(arrays)(self.send(a) for a in arrays)
+        if isinstance(arrays, dict):
+            return {k: self.send(a) for k, a in arrays.items()}
+        return self.send_array(arrays)
+
+    def send_array(self, array):
+        """One array (or a NumPy or Python scalar, as a 0-d array) sent here."""
         raise NotImplementedError
+
+    def is_array_supported(self, array) -> bool:
+        """Whether ``array`` is an array of this device's type (and, for a GPU, on this GPU)."""
+        return isinstance(array, self.supported_array_types)
 
     def use(self):
         pass
+
+    def create_context(self):
+        """A context manager that makes this device current (Chainer's ``with device.create_context():``)."""
+        return using_device(self)
 
     def __eq__(self, other):
         return isinstance(other, Device) and self.name == other.name
@@ -74,13 +100,19 @@ class CpuDevice(Device):
 
     name = "@numpy"
     xp = numpy
+    supported_array_types = (numpy.ndarray,)
 
-    def send(self, x):
-        if isinstance(x, numpy.ndarray):
-            return x
-        if is_gpu_array(x):
-            return x.get()
-        return numpy.asarray(x)
+    def send_array(self, array):
+        if isinstance(array, numpy.ndarray):
+            return array
+        if is_gpu_array(array):
+            return array.get()
+        return numpy.asarray(_scalar(array, self))
+
+    @staticmethod
+    def from_array(array):
+        """The host device when ``array`` is a NumPy array, else None."""
+        return _CPU if isinstance(array, numpy.ndarray) else None
 
 
 class GpuDevice(Device):
@@ -91,15 +123,43 @@ class GpuDevice(Device):
         self.name = f"@cupy:{self.device_id}"
         self.xp = _import_cupy()
 
-    def send(self, x):
+    @property
+    def supported_array_types(self):
+        return (self.xp.ndarray,)
+
+    @property
+    def device(self):
+        """CuPy's ``cupy.cuda.Device`` of this GPU."""
+        return self.xp.cuda.Device(self.device_id)
+
+    @classmethod
+    def from_device_id(cls, device_id: int) -> "GpuDevice":
+        return cls(device_id)
+
+    @staticmethod
+    def from_array(array):
+        """The GPU that holds ``array`` when it is a CuPy array, else None."""
+        return GpuDevice(array.device.id) if is_gpu_array(array) else None
+
+    def is_array_supported(self, array) -> bool:
+        return isinstance(array, self.xp.ndarray) and array.device.id == self.device_id
+
+    def send_array(self, array):
         cupy = self.xp
-        if isinstance(x, cupy.ndarray) and x.device.id == self.device_id:
-            return x
+        if isinstance(array, cupy.ndarray) and array.device.id == self.device_id:
+            return array
         with cupy.cuda.Device(self.device_id):
-            return cupy.asarray(x)
+            return cupy.asarray(_scalar(array, self))
 
     def use(self):
         self.xp.cuda.Device(self.device_id).use()
+
+
+def _scalar(value, device):
+    """``value`` when it is a NumPy array or scalar or a Python number; else a TypeError naming its type."""
+    if isinstance(value, (numpy.ndarray, numpy.generic, bool, int, float, complex)) or is_gpu_array(value):
+        return value
+    raise TypeError(f"{device!r}.send_array: expected an array or a scalar, got {type(value).__name__}")
 
 
 _CPU = CpuDevice()

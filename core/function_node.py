@@ -147,6 +147,21 @@ class FunctionNode(ForwardDispatch):
         """Gradients (Variables or None) for the inputs listed in ``target_input_indexes``."""
         raise NotImplementedError(f"{self.label} does not implement backward")
 
+    def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs):
+        """``backward``'s gradients, each added to the matching one of ``grad_inputs`` (None: nothing to add).
+
+        Chainer's API for callers; kusari's engine accumulates itself and calls ``backward`` only,
+        so a node must implement ``backward`` (overriding only this method is not enough).
+        """
+        gxs = tuple(self.backward(target_input_indexes, grad_outputs))
+        if len(gxs) == len(self.inputs) != len(target_input_indexes):   # one per input, as Chainer allows
+            gxs = tuple(gxs[i] for i in target_input_indexes)
+        if len(gxs) != len(target_input_indexes):
+            raise ValueError(f"{self.label}.backward returned {len(gxs)} gradients for "
+                             f"{len(target_input_indexes)} target inputs")
+        return tuple(gx if g_old is None else g_old if gx is None else gx + g_old
+                     for gx, g_old in zip(gxs, grad_inputs))
+
     def check_type_forward(self, in_types):
         """Override to validate inputs with ``kusari.utils.type_check`` (Chainer style)."""
 

@@ -53,6 +53,10 @@ def _outputs(ys):
     return tuple(y for y in _as_tuple(ys))
 
 
+class NondifferentiableError(Exception):
+    """The inputs of a gradient check lie (within ``eps``) on a kink of the function."""
+
+
 def check_backward(func, x_data, y_grad=None, params=(), eps=1e-3, atol=1e-5, rtol=1e-4,
                    no_grads=None, dtype=None, detect_nondifferentiable=False):
     """Assert that ``func``'s backward agrees with a numerical directional derivative.
@@ -70,6 +74,9 @@ def check_backward(func, x_data, y_grad=None, params=(), eps=1e-3, atol=1e-5, rt
     dtype : numpy dtype, optional
         Evaluate the numerical derivative with the inputs cast to this dtype (e.g. float64 while
         checking a float32 backward).
+    detect_nondifferentiable : bool
+        Raise ``NondifferentiableError`` when the one-sided slopes differ by a jump that does not
+        shrink with the step (a kink within ``eps``), instead of comparing there.
     """
     x_data = _as_tuple(x_data)
     params = _as_tuple(params)
@@ -135,6 +142,14 @@ def check_backward(func, x_data, y_grad=None, params=(), eps=1e-3, atol=1e-5, rt
 
     try:
         numeric = (shifted(eps) - shifted(-eps)) / (2 * eps)
+        if detect_nondifferentiable:
+            center = shifted(0.0)
+            # one-sided slopes differ by O(step) where smooth; a kink leaves a jump that stays as the step halves
+            jump = [abs((shifted(h) - center) / h - (center - shifted(-h)) / h) for h in (eps, eps / 2)]
+            if jump[0] > atol + rtol * abs(numeric) and jump[1] > 0.75 * jump[0]:
+                raise NondifferentiableError(
+                    f"check_backward: the inputs lie on a kink (one-sided slopes differ by {jump[0]:.3g} "
+                    f"at eps={eps} and {jump[1]:.3g} at eps/2)")
     finally:
         for p, base in zip(params, param_base):
             p.array = base
@@ -179,4 +194,5 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(), params_g
 
     check_backward(first_order, x_data + y_grad, tuple(gg_inputs) + _as_tuple(params_grad_grad),
                    params=params, eps=eps, atol=atol, rtol=rtol,
-                   no_grads=list(no_grads) + [False] * len(y_grad), dtype=dtype)
+                   no_grads=list(no_grads) + [False] * len(y_grad), dtype=dtype,
+                   detect_nondifferentiable=detect_nondifferentiable)

@@ -102,6 +102,11 @@ class Link:
             self._persistent.remove(name)
         object.__delattr__(self, name)
 
+    @classmethod
+    def from_params(cls, *args, **kwargs):
+        """A link initialized with the given arrays (``Linear.from_params(W, b)``); links that support it override this."""
+        raise NotImplementedError(f"{cls.__name__} does not implement from_params")
+
     def add_param(self, name, shape=None, dtype=numpy.float32, initializer=None):
         """Register a new Parameter ``name`` (Chainer's old-style registration)."""
         if name in self.__dict__:
@@ -493,6 +498,31 @@ class ChainList(Link):
         structure_changed()
 
     append = add_link
+
+    def __setitem__(self, index, link):
+        """Replace the child at ``index`` by ``link``."""
+        if not isinstance(link, Link):
+            raise TypeError(f"ChainList.__setitem__: expected a Link, got {type(link).__name__}")
+        self._children[index] = link
+        self._rename_children()
+
+    def __delitem__(self, index):
+        """Remove the child (or children, for a slice) at ``index``; the later children move up."""
+        del self._children[index]
+        self._rename_children()
+
+    def __iadd__(self, links):
+        """Append every link of ``links`` (a ChainList, list or tuple)."""
+        if not isinstance(links, (ChainList, list, tuple)):
+            raise TypeError(f"ChainList +=: expected a ChainList, list or tuple of Links, got {type(links).__name__}")
+        for link in list(links):
+            self.add_link(link)
+        return self
+
+    def _rename_children(self):
+        for i, child in enumerate(self._children):
+            child.name = str(i)
+        structure_changed()
 
     def namedparams(self, include_uninit=True):
         yield from super().namedparams(include_uninit)

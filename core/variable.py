@@ -351,9 +351,19 @@ class Variable:
         from kusari.functions.math.sum import sum as _sum
         return _sum(self, axis=axis, keepdims=keepdims)
 
-    def mean(self, axis=None, keepdims=False):
-        from kusari.functions.math.sum import mean
-        return mean(self, axis=axis, keepdims=keepdims)
+    def mean(self, axis=None, *, weights=None, keepdims=False):
+        """(Weighted) mean over ``axis``: ``F.average(self, axis, weights, keepdims)``."""
+        from kusari.functions.math.average import average
+        return average(self, axis, weights, keepdims)
+
+    def __floordiv__(self, other):
+        """``floor(self / other)``, which has no gradient (``floor`` has none), as in Chainer."""
+        from kusari.functions.math.rounding import floor
+        return floor(self / other)
+
+    def __rfloordiv__(self, other):
+        from kusari.functions.math.rounding import floor
+        return floor(other / self)
 
     def __repr__(self):
         if self._data is None:

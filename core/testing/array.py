@@ -25,3 +25,19 @@ def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
     if x.shape != y.shape:
         raise AssertionError(f"assert_allclose: shapes differ: {x.shape} vs {y.shape}")
     numpy.testing.assert_allclose(x, y, atol=atol, rtol=rtol, verbose=verbose)
+
+
+def as_noncontiguous_array(a):
+    """A non-contiguous array equal to ``a`` (a view of every other element of a larger one); None stays None.
+
+    Arrays with fewer than two elements are returned as they are (no view of them is non-contiguous).
+    """
+    if a is None or a.size < 2:
+        return a
+    xp = backend.get_array_module(a)
+    wide = xp.empty(a.shape[:-1] + (a.shape[-1] * 2,), a.dtype) if a.ndim else None
+    if wide is None:
+        return a
+    view = wide[..., ::2]
+    view[...] = a
+    return view

@@ -77,35 +77,41 @@ def _describe(x) -> str:
     return f"shape={tuple(x.shape)}, dtype={x.dtype}"
 
 
+def _invalid(message: str):
+    """Raise ``type_check.InvalidType`` (a ValueError and a TypeError) with ``message``."""
+    from kusari.utils.type_check import InvalidType
+    raise InvalidType(None, None, message)
+
+
 def check_float(fname: str, argname: str, x) -> None:
-    """Raise TypeError unless ``x`` (an array) has a floating dtype."""
+    """Raise ``InvalidType`` (a TypeError) unless ``x`` (an array) has a floating dtype."""
     if x.dtype.kind != "f":
-        raise TypeError(f"{fname}: {argname} must be a floating-point array, got dtype {x.dtype} "
-                        f"({_describe(x)}); cast it with F.cast or .astype(numpy.float32)")
+        _invalid(f"{fname}: {argname} must be a floating-point array, got dtype {x.dtype} "
+                 f"({_describe(x)}); cast it with F.cast or .astype(numpy.float32)")
 
 
 def check_same_dtype(fname: str, **arrays) -> None:
-    """Raise TypeError if the given arrays do not share one dtype (None entries are skipped)."""
+    """Raise ``InvalidType`` (a TypeError) if the given arrays do not share one dtype (None entries are skipped)."""
     items = [(k, v) for k, v in arrays.items() if v is not None]
     if len({v.dtype for _, v in items}) > 1:
         desc = ", ".join(f"{k}.dtype={v.dtype}" for k, v in items)
-        raise TypeError(f"{fname}: dtypes must match ({desc}); cast explicitly, kusari never upcasts")
+        _invalid(f"{fname}: dtypes must match ({desc}); cast explicitly, kusari never upcasts")
 
 
 def check_ndim(fname: str, argname: str, x, ndim) -> None:
-    """Raise ValueError unless ``x.ndim`` equals ``ndim`` (an int) or lies in ``ndim`` (a range/tuple)."""
+    """Raise ``InvalidType`` (a ValueError) unless ``x.ndim`` equals ``ndim`` (an int) or lies in ``ndim`` (a range/tuple)."""
     ok = x.ndim == ndim if isinstance(ndim, int) else x.ndim in ndim
     if not ok:
         want = ndim if isinstance(ndim, int) else " or ".join(map(str, ndim))
-        raise ValueError(f"{fname}: {argname} must be {want}-dimensional, got {x.ndim} ({_describe(x)})")
+        _invalid(f"{fname}: {argname} must be {want}-dimensional, got {x.ndim} ({_describe(x)})")
 
 
 def check_same_shape(fname: str, **arrays) -> None:
-    """Raise ValueError if the given arrays' shapes differ (None entries are skipped)."""
+    """Raise ``InvalidType`` (a ValueError) if the given arrays' shapes differ (None entries are skipped)."""
     items = [(k, v) for k, v in arrays.items() if v is not None]
     if len({tuple(v.shape) for _, v in items}) > 1:
         desc = ", ".join(f"{k}.shape={tuple(v.shape)}" for k, v in items)
-        raise ValueError(f"{fname}: shapes must match ({desc})")
+        _invalid(f"{fname}: shapes must match ({desc})")
 
 
 def normalize_axis(fname: str, axis, ndim: int):

@@ -33,10 +33,12 @@ class TypeInfo:
         return size
 
 
-class InvalidType(Exception):
-    """Raised when inputs do not satisfy a ``check_type_forward`` condition.
+class InvalidType(ValueError, TypeError):
+    """Raised when inputs do not satisfy a ``check_type_forward`` condition or kusari's input checks.
 
-    ``expect`` and ``actual`` hold the condition and the values it was evaluated with.
+    ``expect`` and ``actual`` hold the condition and the values it was evaluated with. It is both a
+    ``ValueError`` and a ``TypeError``, so code written for Chainer (``except InvalidType``) and code
+    that catches the built-in errors kusari's checks raise both work.
     """
 
     def __init__(self, expect, actual, msg=None):

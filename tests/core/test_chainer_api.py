@@ -1,0 +1,86 @@
+"""Chainer v7 public API that ported scripts and test suites use (issue 36, item 4 and 5)."""
+import numpy
+import pytest
+
+import kusari
+import kusari.functions as F
+import kusari.links as L
+from kusari import FunctionNode, Variable
+from kusari.utils import type_check
+
+
+def test_variable_mean_takes_weights_and_keepdims():
+    x = Variable(numpy.array([[1.0, 2.0], [3.0, 5.0]], numpy.float32))
+    assert float(x.mean().array) == 2.75
+    w = numpy.array([1.0, 3.0], numpy.float32)
+    numpy.testing.assert_allclose(x.mean(axis=1, weights=w).array, [1.75, 4.5])
+    assert x.mean(0, keepdims=True).shape == (1, 2)
+    y = x.mean(axis=1, weights=w)
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, [[0.25, 0.75], [0.25, 0.75]])
+
+
+def test_floordiv_on_variables_has_no_gradient():
+    x = Variable(numpy.array([-3.5, 7.0], numpy.float32))
+    assert (x // 2).array.tolist() == [-2.0, 3.0]
+    assert (7 // Variable(numpy.array([2.0, -2.0], numpy.float32))).array.tolist() == [3.0, -4.0]
+    assert (x // 2).dtype == numpy.float32
+    assert (x // 2).creator is None or not (x // 2).requires_grad
+
+
+class _Scale(FunctionNode):
+    def forward(self, inputs):
+        return inputs[0] * 3, inputs[1] * 2
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 3, grad_outputs[1] * 2
+
+
+def test_backward_accumulate_adds_to_the_given_gradients():
+    a = Variable(numpy.ones(2, numpy.float32))
+    b = Variable(numpy.ones(2, numpy.float32))
+    node = _Scale()
+    node.apply((a, b))
+    gy = (Variable(numpy.ones(2, numpy.float32)), Variable(numpy.ones(2, numpy.float32)))
+    old = Variable(numpy.full(2, 10.0, numpy.float32))
+    ga, gb = node.backward_accumulate((0, 1), gy, (old, None))
+    assert ga.array.tolist() == [13.0, 13.0] and gb.array.tolist() == [2.0, 2.0]
+    # a backward that returns one gradient per input, for a subset of targets
+    gb_only, = node.backward_accumulate((1,), gy, (None,))
+    assert gb_only.array.tolist() == [2.0, 2.0]
+
+
+def test_chainlist_item_assignment_deletion_and_iadd():
+    cl = kusari.ChainList(L.Linear(2, 3), L.Linear(3, 4))
+    cl[1] = L.Linear(3, 5)
+    assert cl[1].out_size == 5 and cl[1].name == "1"
+    with pytest.raises(TypeError, match="expected a Link, got int"):
+        cl[0] = 3
+    cl += [L.Linear(5, 6)]
+    cl += kusari.ChainList(L.Linear(6, 7))
+    assert [c.out_size for c in cl] == [3, 5, 6, 7]
+    del cl[0]
+    assert [c.name for c in cl] == ["0", "1", "2"]
+    assert sorted(name for name, _ in cl.namedparams()) == ["/0/W", "/0/b", "/1/W", "/1/b", "/2/W", "/2/b"]
+    with pytest.raises(TypeError, match="got int"):
+        cl += 1
+
+
+def test_link_from_params_says_which_class_lacks_it():
+    with pytest.raises(NotImplementedError, match="Chain does not implement from_params"):
+        kusari.Chain.from_params(numpy.zeros(2))
+
+
+def test_invalid_type_is_a_value_and_type_error_raised_by_the_checks():
+    assert issubclass(type_check.InvalidType, ValueError) and issubclass(type_check.InvalidType, TypeError)
+    with pytest.raises(type_check.InvalidType, match="relu: x must be a floating-point array"):
+        F.relu(numpy.zeros(2, numpy.int32))
+
+
+def test_op_modules_resolve_as_in_chainer():
+    assert F.dropout.__name__ == "dropout"                      # the function
+    assert F.noise.dropout.Dropout.__name__ == "Dropout"        # the module's FunctionNode class
+    import kusari.functions.rnn.n_step_lstm as n_step_lstm
+    assert n_step_lstm.n_step_lstm is F.n_step_lstm
+    assert F.array.im2col.im2col is F.im2col

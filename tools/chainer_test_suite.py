@@ -1,0 +1,186 @@
+"""Run Chainer 7.8.1's own CPU test suite on kusari, with only the import renamed, and on Chainer itself.
+
+Run ``python tools/chainer_test_suite.py [--side both|kusari|chainer] [--select PATH ...]``.
+
+1. Extracts ``tests/chainer_tests`` at tag v7.8.1 from a bare git mirror of chainer/chainer
+   (``--mirror``, default ``/work/.mirror/chainer+chainer/repo``) into ``WORK/chainer/tests`` (``--work``,
+   default ``$KUSARI_HOME/chainer-7.8.1-suite``); nothing of Chainer is written into this repository.
+2. Copies it to ``WORK/kusari/tests`` with every ``chainer`` word rewritten to ``kusari`` (``chainer_tests``
+   and ``chainerx`` are other words and stay). kusari has no ChainerX, so the kusari side gets a ``chainerx``
+   module that reports itself unavailable, as Chainer installed without ChainerX does; ``six``, ``mock`` and
+   ``pytest-timeout`` (the suite's own test dependencies) are installed into ``WORK/site``, not into a venv.
+3. Runs the CPU tests of the selection (default: functions, links, optimizers, serializers, Variable,
+   FunctionNode, Link, Optimizer) in one process, ``-m "not gpu and not cudnn and not ideep and not chainerx
+   and not slow"`` as Chainer's own CPU CI did, a timeout per test, on kusari with this repository's
+   ``.venv`` and on Chainer 7.8.1 in the venv ``tools/make_chainer_fixture.py`` builds (``--chainer-python``).
+4. Writes ``WORK/report.txt``: the fraction of the tests that pass on Chainer that pass on kusari, and the
+   kusari failures among them grouped by exception type and message (``WORK/report.json`` has every id).
+"""
+import argparse
+import collections
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TAG = "v7.8.1"
+DEFAULT_SELECTION = ("functions_tests", "links_tests", "optimizers_tests", "serializers_tests",
+                     "test_variable.py", "test_function_node.py", "test_link.py", "test_optimizer.py")
+MARKERS = "not gpu and not cudnn and not ideep and not chainerx and not slow"
+SUITE_DEPS = ("six", "mock", "pytest-timeout")
+
+CHAINERX_STUB = '''"""ChainerX is not part of kusari: this stand-in answers as Chainer installed without ChainerX does."""
+import numpy as _numpy
+
+
+class ndarray:  # no array is ever a ChainerX array
+    pass
+
+
+def is_available():
+    return False
+
+
+def __getattr__(name):
+    raise AttributeError(f"chainerx.{name}: ChainerX is not available (kusari has no ChainerX)")
+'''
+
+PYTEST_INI = """[pytest]
+markers =
+    gpu
+    cudnn
+    slow
+    ideep
+    chainerx
+    multi_gpu
+"""
+
+
+def _home() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("KUSARI_HOME", pathlib.Path.home() / ".kusari"))
+
+
+def extract(mirror: pathlib.Path, work: pathlib.Path) -> None:
+    """Write Chainer's tests (``WORK/chainer``) and their renamed copy (``WORK/kusari``), once."""
+    chainer_dir, kusari_dir = work / "chainer", work / "kusari"
+    if not (chainer_dir / "tests" / "chainer_tests").is_dir():
+        chainer_dir.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "--git-dir", str(mirror), "archive", TAG, "tests/chainer_tests"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(chainer_dir)], input=archive, check=True)
+    if kusari_dir.exists():
+        shutil.rmtree(kusari_dir)
+    shutil.copytree(chainer_dir, kusari_dir)
+    word = re.compile(r"\bchainer\b")
+    for path in (kusari_dir / "tests").rglob("*.py"):
+        path.write_text(word.sub("kusari", path.read_text()))
+    (kusari_dir / "shim").mkdir(exist_ok=True)
+    (kusari_dir / "shim" / "chainerx.py").write_text(CHAINERX_STUB)
+    for side in (chainer_dir, kusari_dir):
+        (side / "pytest.ini").write_text(PYTEST_INI)
+
+
+def install_suite_deps(work: pathlib.Path) -> pathlib.Path:
+    site = work / "site"
+    if not (site / "mock").is_dir():
+        subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--target",
+                        str(site), *SUITE_DEPS], check=True)
+    return site
+
+
+def run_side(side: str, python: str, work: pathlib.Path, selection, timeout: int, extra_path=()) -> pathlib.Path:
+    """Run the selection on one side; returns its JUnit XML file."""
+    cwd = work / side
+    xml = work / f"{side}.xml"
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               CHAINER_WARN_VERSION_MISMATCH="0")
+    env["PYTHONPATH"] = os.pathsep.join([*map(str, extra_path), env.get("PYTHONPATH", "")])
+    paths = [f"tests/chainer_tests/{s}" for s in selection]
+    cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-m", MARKERS,
+           "--continue-on-collection-errors",
+           f"--timeout={timeout}", f"--junitxml={xml}", "-o", "junit_family=xunit1",
+           "--tb=line", "-W", "ignore", *paths]
+    with open(work / f"{side}.log", "w") as log:
+        subprocess.run(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return xml
+
+
+def outcomes(xml: pathlib.Path) -> dict:
+    """``{test id: (outcome, message)}`` with outcome in passed/failed/error/skipped."""
+    result = {}
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        key = f"{case.get('file') or case.get('classname')}::{case.get('classname')}::{case.get('name')}"
+        outcome, message = "passed", ""
+        for child in case:
+            if child.tag in ("failure", "error", "skipped"):
+                outcome = {"failure": "failed"}.get(child.tag, child.tag)
+                message = child.get("message") or (child.text or "").strip().splitlines()[-1:][0:1]
+                message = message if isinstance(message, str) else "".join(message)
+                break
+        result[key] = (outcome, message)
+    return result
+
+
+def _cause(message: str) -> str:
+    """The failure's exception type and message with numbers, shapes and reprs blurred, for grouping."""
+    text = message.splitlines()[0] if message else "(no message)"
+    text = re.sub(r"0x[0-9a-f]+", "ADDR", text)
+    text = re.sub(r"\(([-\d, ]+)\)", "(SHAPE)", text)
+    text = re.sub(r"[-+]?\d+(\.\d+)?(e[-+]?\d+)?", "N", text)
+    return text[:200]
+
+
+def report(work: pathlib.Path, kusari: dict, chainer: dict) -> str:
+    passing = {k for k, (o, _) in chainer.items() if o == "passed"}
+    ok = {k for k in passing if kusari.get(k, ("missing",))[0] == "passed"}
+    failing = sorted(passing - ok)
+    groups = collections.Counter()
+    examples = {}
+    for k in failing:
+        outcome, message = kusari.get(k, ("missing", "not collected on kusari"))
+        cause = f"[{outcome}] {_cause(message)}"
+        groups[cause] += 1
+        examples.setdefault(cause, k)
+    lines = [f"Chainer {TAG} CPU suite: {len(passing)} tests pass on Chainer; {len(ok)} of them pass on kusari "
+             f"({100.0 * len(ok) / max(len(passing), 1):.1f} %).", "", "Failures on kusari, grouped by cause:"]
+    for cause, n in groups.most_common():
+        lines.append(f"{n:6d}  {cause}\n        e.g. {examples[cause]}")
+    text = "\n".join(lines) + "\n"
+    (work / "report.txt").write_text(text)
+    (work / "report.json").write_text(json.dumps({"chainer_passing": len(passing), "kusari_passing": len(ok),
+                                                  "failing": {k: kusari.get(k) for k in failing}}, indent=1))
+    return text
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--side", choices=("both", "kusari", "chainer", "report"), default="both")
+    p.add_argument("--select", nargs="*", default=list(DEFAULT_SELECTION),
+                   help="paths under tests/chainer_tests (default: the CPU suite of the core)")
+    p.add_argument("--mirror", default="/work/.mirror/chainer+chainer/repo")
+    p.add_argument("--work", default=str(_home() / "chainer-7.8.1-suite"))
+    p.add_argument("--chainer-python", default=str(_home() / "chainer-7.8.1-venv" / "bin" / "python"),
+                   help="a Python with chainer==7.8.1, numpy==1.23.5, pytest<8, pytest-timeout, mock, six")
+    p.add_argument("--timeout", type=int, default=60, help="seconds per test")
+    args = p.parse_args(argv)
+    work = pathlib.Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    if args.side != "report":
+        extract(pathlib.Path(args.mirror), work)
+    if args.side in ("both", "chainer"):
+        run_side("chainer", args.chainer_python, work, args.select, args.timeout)
+    if args.side in ("both", "kusari"):
+        site = install_suite_deps(work)
+        run_side("kusari", str(ROOT / ".venv" / "bin" / "python"), work, args.select, args.timeout,
+                 extra_path=(work / "kusari" / "shim", site))
+    if (work / "chainer.xml").exists() and (work / "kusari.xml").exists():
+        print(report(work, outcomes(work / "kusari.xml"), outcomes(work / "chainer.xml")))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
