@@ -1,6 +1,7 @@
 """The loader shared by MNIST, Fashion-MNIST and Kuzushiji-MNIST: four gzipped IDX files, 28x28 images."""
 import functools
 import gzip
+import zlib
 
 import numpy
 
@@ -10,30 +11,41 @@ _SPLITS = {"train": ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz")
            "test": ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz")}
 
 
-def read_idx(path: str) -> numpy.ndarray:
-    """A gzipped IDX file of unsigned bytes (type code 0x08) as an array of its stated shape."""
-    with gzip.open(path, "rb") as f:
-        data = f.read()
+def read_idx(path: str, owner: str = "read_idx") -> numpy.ndarray:
+    """A gzipped IDX file of unsigned bytes (type code 0x08) as an array of its stated shape.
+
+    A file that does not decompress to its end (truncated, corrupt) or whose IDX header does not
+    fit its data is a ValueError naming ``owner`` (the loader) and the file.
+    """
+    try:
+        with gzip.open(path, "rb") as f:
+            data = f.read()
+    except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+        raise ValueError(f"{owner}: {path} is not a complete gzip file ({type(e).__name__}: {e})") from None
     if len(data) < 4 or data[:2] != b"\0\0" or data[2] != 0x08:
-        raise ValueError(f"{path}: not an IDX file of unsigned bytes (header {data[:4]!r})")
+        raise ValueError(f"{owner}: {path} is not an IDX file of unsigned bytes (header {data[:4]!r})")
     ndim = data[3]
     header = 4 + 4 * ndim
+    if len(data) < header:
+        raise ValueError(f"{owner}: {path} ends at byte {len(data)}, inside its IDX header of "
+                         f"{header} bytes")
     shape = tuple(int.from_bytes(data[4 + 4 * k:8 + 4 * k], "big") for k in range(ndim))
     if len(data) - header != int(numpy.prod(shape)):
         raise ValueError(
-            f"{path}: the header promises shape {shape} ({int(numpy.prod(shape))} bytes) but "
-            f"{len(data) - header} bytes follow")
+            f"{owner}: {path}: the header promises shape {shape} ({int(numpy.prod(shape))} bytes) "
+            f"but {len(data) - header} bytes follow")
     return numpy.frombuffer(data, dtype=numpy.uint8, offset=header).reshape(shape)
 
 
-def _build(dataset_name, base_url, checksums, split):
+def _build(dataset_name, base_url, checksums, owner, split):
     images_file, labels_file = _SPLITS[split]
-    images = read_idx(_loading.fetch(dataset_name, base_url + images_file, checksums[images_file]))
-    labels = read_idx(_loading.fetch(dataset_name, base_url + labels_file, checksums[labels_file]))
+    images_path = _loading.fetch(dataset_name, base_url + images_file, checksums[images_file])
+    labels_path = _loading.fetch(dataset_name, base_url + labels_file, checksums[labels_file])
+    images, labels = read_idx(images_path, owner), read_idx(labels_path, owner)
     if images.ndim != 3 or images.shape[1:] != (28, 28) or labels.shape != images.shape[:1]:
         raise ValueError(
-            f"{dataset_name}: {split} images of shape {images.shape} and labels of shape "
-            f"{labels.shape} do not form N 28x28 images with N labels")
+            f"{owner}: {images_path} (images of shape {images.shape}) and {labels_path} (labels "
+            f"of shape {labels.shape}) do not form N 28x28 images with N labels")
     return {"x": images.reshape(len(images), 784), "y": labels}
 
 
@@ -47,7 +59,7 @@ def load(dataset_name, base_url, checksums, owner, withlabel, ndim, scale, dtype
     result = []
     for split in ("train", "test"):
         raw = _loading.cached_arrays(
-            dataset_name, f"{split}.npz", functools.partial(_build, dataset_name, base_url, checksums, split))
+            dataset_name, f"{split}.npz", functools.partial(_build, dataset_name, base_url, checksums, owner, split))
         n = len(raw["x"])
         if ndim == 3:  # rgb_format repeats the grey channel three times
             images = numpy.broadcast_to(raw["x"].reshape(n, 1, 28, 28), (n,) + shape)

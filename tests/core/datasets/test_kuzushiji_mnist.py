@@ -1,3 +1,4 @@
+import gzip
 import hashlib
 
 import numpy
@@ -36,13 +37,26 @@ def test_loads_the_canonical_format(dataset_root, serve):
 
 def test_structure_is_checked(dataset_root, serve):
     serve(train_labels=numpy.arange(2))
-    with pytest.raises(ValueError, match=r"train images of shape \(3, 28, 28\) and labels of shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"^get_kuzushiji_mnist: .*train-images-idx3-ubyte.gz \(images of shape "
+                                         r"\(3, 28, 28\)\) and .*train-labels-idx1-ubyte.gz \(labels of shape \(2,\)\)"):
         get_kuzushiji_mnist()
 
 
 def test_truncated_idx_payload_is_rejected(dataset_root, serve, idx_gz):
     serve(train_images=idx_gz(numpy.zeros(100), shape=(3, 28, 28)))
-    with pytest.raises(ValueError, match=r"header promises shape \(3, 28, 28\) \(2352 bytes\) but 100 bytes follow"):
+    with pytest.raises(ValueError, match=r"^get_kuzushiji_mnist: .*train-images-idx3-ubyte.gz: the header promises "
+                                         r"shape \(3, 28, 28\) \(2352 bytes\) but 100 bytes follow"):
+        get_kuzushiji_mnist()
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda data: data[:len(data) // 2], r"is not a complete gzip file \(EOFError"),
+    (lambda data: data[:10] + bytes(b ^ 0xFF for b in data[10:30]) + data[30:], r"is not a complete gzip file"),
+    (lambda data: gzip.compress(b"\0\0\x08\x03\0\0"), r"ends at byte 6, inside its IDX header of 16 bytes"),
+])
+def test_a_damaged_file_is_named(dataset_root, serve, idx_gz, damage, message):
+    serve(train_images=damage(idx_gz(IMAGES)))
+    with pytest.raises(ValueError, match=rf"^get_kuzushiji_mnist: .*train-images-idx3-ubyte.gz {message}"):
         get_kuzushiji_mnist()
 
 
