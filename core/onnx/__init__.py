@@ -12,5 +12,6 @@ require_extra("onnx", ["onnx", "onnxruntime"])
 from kusari.onnx.converters import coverage, register_converter  # NOQA: E402
 from kusari.onnx.export import ExportError, export, export_testcase  # NOQA: E402
 from kusari.onnx.opsets import supported_opsets  # NOQA: E402
+from kusari.onnx.quantize import quantize  # NOQA: E402
 
-__all__ = ["ExportError", "coverage", "export", "export_testcase", "register_converter", "supported_opsets"]
+__all__ = ["ExportError", "coverage", "export", "export_testcase", "quantize", "register_converter", "supported_opsets"]

@@ -9,22 +9,30 @@ def supported_opsets() -> range:
     """``range(13, newest + 1)``: the opsets ``export`` accepts; the last one is the default."""
     import onnx
     newest = onnx.defs.onnx_opset_version()
-    while newest > MIN_OPSET and not _runtime_loads(newest):
+    while newest > MIN_OPSET and not _runtime_runs(newest):
         newest -= 1
     return range(MIN_OPSET, newest + 1)
 
 
-def _runtime_loads(opset: int) -> bool:
-    """Whether ONNX Runtime accepts a one-Identity model of this opset (it has no query for its range)."""
+def _runtime_runs(opset: int) -> bool:
+    """Whether ONNX Runtime runs a QuantizeLinear -> DequantizeLinear model of this opset.
+
+    ONNX Runtime has no query for its range, and it loads opsets whose newest kernels it lacks
+    (1.32 loads opset 28 but has no QuantizeLinear-28): the int8 pair is what ``quantize`` emits.
+    """
+    import numpy
     import onnxruntime
-    from onnx import TensorProto, helper
-    graph = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "probe",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
-    model = make_model(graph, opset)
+    from onnx import TensorProto, helper, numpy_helper
+    nodes = [helper.make_node("QuantizeLinear", ["x", "scale", "zero"], ["q"]),
+             helper.make_node("DequantizeLinear", ["q", "scale", "zero"], ["y"])]
+    constants = [numpy_helper.from_array(numpy.float32(0.5), "scale"), numpy_helper.from_array(numpy.int8(0), "zero")]
+    graph = helper.make_graph(nodes, "probe", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])], constants)
     try:
-        onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    except Exception:   # ONNX Runtime raises its own Fail/InvalidGraph types for an unknown opset
+        session = onnxruntime.InferenceSession(make_model(graph, opset).SerializeToString(),
+                                               providers=["CPUExecutionProvider"])
+        session.run(None, {"x": numpy.ones(1, numpy.float32)})
+    except Exception:   # ONNX Runtime raises its own Fail/NotImplemented types for what it lacks
         return False
     return True
 

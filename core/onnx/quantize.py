@@ -1,0 +1,100 @@
+"""int8 quantization of an exported model through ONNX Runtime's own tools (onnxruntime.quantization)."""
+import os
+import tempfile
+
+import numpy
+
+
+def _calibration_reader(model_path, calibration, max_batches, converter):
+    """An ONNX Runtime CalibrationDataReader feeding the graph's inputs from a kusari iterator's batches."""
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader
+
+    graph = onnx.load(model_path, load_external_data=False).graph
+    initializers = {t.name for t in graph.initializer}
+    names = [i.name for i in graph.input if i.name not in initializers]
+
+    class KusariIteratorReader(CalibrationDataReader):
+        def __init__(self):
+            self.batches = 0
+
+        def get_next(self):
+            if max_batches is not None and self.batches >= max_batches:
+                return None
+            try:
+                batch = next(calibration)
+            except StopIteration:
+                return None
+            arrays = converter(batch)
+            arrays = arrays if isinstance(arrays, (tuple, list)) else (arrays,)
+            if len(arrays) < len(names):
+                raise ValueError(f"quantize: a calibration batch gives {len(arrays)} arrays for the model's "
+                                 f"{len(names)} inputs {names}")
+            self.batches += 1
+            # a (x, t) batch of a labelled dataset feeds x: the model's inputs come first
+            return {name: numpy.asarray(a) for name, a in zip(names, arrays)}
+
+    return KusariIteratorReader()
+
+
+def quantize(path, out, calibration=None, per_channel=True, max_batches=None, converter=None,
+             op_types=None, calibrate_method="MinMax"):
+    """Quantize the ONNX model at ``path`` to int8 and write it to ``out``.
+
+    ``quant_pre_process`` (shape inference and graph optimization) runs first. Then:
+
+    - ``calibration=None``: dynamic quantization (int8 weights, activations quantized at run time),
+      for linear and recurrent models (MatMul, Gather, LSTM, ...).
+    - ``calibration=iterator`` (a kusari iterator over the inputs or ``(x, t)`` examples, e.g.
+      ``SerialIterator(data, 32, repeat=False)``): static QDQ quantization, int8 activations and
+      weights (S8S8), with activation ranges measured on the iterator's batches; for convolutional models.
+
+    Parameters
+    ----------
+    path, out : str or path
+        the float model, and where the int8 model goes.
+    per_channel : bool
+        one scale per output channel of each weight (static) or per column (dynamic).
+    max_batches : int, optional
+        stop calibrating after this many batches (needed for a repeating iterator).
+    converter : callable, optional
+        batch -> arrays in the order of the graph's inputs (default ``kusari.dataset.concat_examples``).
+    op_types : list of str, optional
+        ONNX op types to quantize (default: ONNX Runtime's choice for the mode).
+    calibrate_method : str
+        ``"MinMax"``, ``"Entropy"``, ``"Percentile"`` or ``"Distribution"`` (static only).
+
+    Returns the path written.
+    """
+    from onnxruntime.quantization import (CalibrationMethod, QuantFormat, QuantType, quantize_dynamic,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    path, out = os.fspath(path), os.fspath(out)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"quantize: no ONNX model at path={path!r}")
+    if calibration is not None and not hasattr(calibration, "__next__"):
+        raise TypeError(f"quantize: calibration must be None (dynamic) or an iterator of batches (static), "
+                        f"got {type(calibration).__name__}")
+    if max_batches is not None and (not isinstance(max_batches, int) or max_batches < 1):
+        raise ValueError(f"quantize: max_batches must be a positive int or None, got {max_batches!r}")
+    methods = {m.name: m for m in CalibrationMethod}
+    if calibrate_method not in methods:
+        raise ValueError(f"quantize: calibrate_method={calibrate_method!r}; choose from {sorted(methods)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared = os.path.join(tmp, "prepared.onnx")
+        # ONNX's own shape inference covers exported graphs; the symbolic one would need sympy
+        quant_pre_process(path, prepared, skip_symbolic_shape=True)
+        if calibration is None:
+            quantize_dynamic(prepared, out, op_types_to_quantize=op_types, per_channel=per_channel,
+                             weight_type=QuantType.QInt8)
+        else:
+            if converter is None:
+                from kusari.dataset import concat_examples
+                converter = concat_examples
+            reader = _calibration_reader(prepared, calibration, max_batches, converter)
+            quantize_static(prepared, out, reader, quant_format=QuantFormat.QDQ, op_types_to_quantize=op_types,
+                            per_channel=per_channel, activation_type=QuantType.QInt8,
+                            weight_type=QuantType.QInt8, calibrate_method=methods[calibrate_method],
+                            extra_options={"ActivationSymmetric": False, "WeightSymmetric": True})
+    return out

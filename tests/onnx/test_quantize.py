@@ -1,0 +1,87 @@
+"""kusari.onnx.quantize: dynamic int8 for linear models, static QDQ S8S8 calibrated from a kusari iterator."""
+import os
+
+import numpy
+import onnx
+import pytest
+
+import kusari
+import kusari.functions as F
+import kusari.links as L
+import kusari.onnx
+from kusari.iterators import SerialIterator
+
+rng = numpy.random.default_rng(9)
+
+
+def _int8_initializers(path):
+    return [t for t in onnx.load(path).graph.initializer if t.data_type == onnx.TensorProto.INT8]
+
+
+def test_dynamic_quantization_of_a_linear_model(tmp_path, check):
+    model = kusari.Sequential(L.Linear(64, 256), F.relu, L.Linear(256, 10))
+    x = rng.standard_normal((32, 64)).astype(numpy.float32)
+    fp32, int8 = tmp_path / "mlp.onnx", tmp_path / "mlp.int8.onnx"
+    kusari.onnx.export(model, x[:2], filename=fp32, dynamic_axes={"Input_0": [0]})
+    assert kusari.onnx.quantize(fp32, int8) == str(int8)
+    proto = onnx.load(int8)
+    onnx.checker.check_model(proto)
+    assert {n.op_type for n in proto.graph.node} & {"DynamicQuantizeLinear", "MatMulInteger"}
+    weights = [t for t in _int8_initializers(int8) if t.name.endswith("_quantized")]
+    assert sum(numpy.prod(t.dims) for t in weights) == 64 * 256 + 256 * 10
+    # 4x less for the weights; per-channel scales and zero points take some back on a model this small
+    assert os.path.getsize(fp32) / os.path.getsize(int8) > 3
+    import onnxruntime
+    y8 = onnxruntime.InferenceSession(str(int8), providers=["CPUExecutionProvider"]).run(None, {"Input_0": x})[0]
+    with kusari.using_config("train", False):
+        y = model(x).array
+    assert numpy.abs(y8 - y).max() < 0.05 * numpy.abs(y).max()
+
+
+class _ConvNet(kusari.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.conv = L.Convolution2D(1, 8, 3, pad=1)
+            self.bn = L.BatchNormalization(8)
+            self.fc = L.Linear(8 * 4 * 4, 5)
+
+    def forward(self, x):
+        return self.fc(F.max_pooling_2d(F.relu(self.bn(self.conv(x))), 2))
+
+
+def test_static_qdq_quantization_calibrated_from_an_iterator(tmp_path):
+    model = _ConvNet()
+    images = rng.uniform(0, 1, (40, 1, 8, 8)).astype(numpy.float32)
+    labels = numpy.zeros(40, numpy.int32)
+    fp32, int8 = tmp_path / "cnn.onnx", tmp_path / "cnn.int8.onnx"
+    kusari.onnx.export(model, images[:2], filename=fp32, dynamic_axes={"Input_0": [0]})
+    batches = SerialIterator(list(zip(images, labels)), 10, repeat=True, shuffle=False)
+    kusari.onnx.quantize(fp32, int8, calibration=batches, max_batches=3)
+    assert batches.epoch_detail == pytest.approx(0.75)   # three batches of ten read, as asked
+    proto = onnx.load(int8)
+    onnx.checker.check_model(proto)
+    ops = [n.op_type for n in proto.graph.node]
+    assert "QuantizeLinear" in ops and "DequantizeLinear" in ops
+    types = {t.name: t.data_type for t in proto.graph.initializer}
+    activation_zeros = [n.input[2] for n in proto.graph.node if n.op_type == "QuantizeLinear"]
+    assert activation_zeros and all(types[z] == onnx.TensorProto.INT8 for z in activation_zeros)   # S8 activations
+    assert any(t.name.endswith("W_quantized") for t in _int8_initializers(int8))                   # S8 weights
+    import onnxruntime
+    y8 = onnxruntime.InferenceSession(str(int8), providers=["CPUExecutionProvider"]).run(None, {"Input_0": images})[0]
+    with kusari.using_config("train", False):
+        y = model(images).array
+    assert numpy.abs(y8 - y).max() < 0.05 * numpy.abs(y).max()
+
+
+def test_bad_arguments_are_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="quantize: no ONNX model at path="):
+        kusari.onnx.quantize(tmp_path / "missing.onnx", tmp_path / "out.onnx")
+    path = tmp_path / "m.onnx"
+    kusari.onnx.export(kusari.Sequential(L.Linear(3, 2)), numpy.zeros((1, 3), numpy.float32), filename=path)
+    with pytest.raises(TypeError, match="calibration must be None .* got list"):
+        kusari.onnx.quantize(path, tmp_path / "out.onnx", calibration=[numpy.zeros((1, 3), numpy.float32)])
+    with pytest.raises(ValueError, match="max_batches must be a positive int"):
+        kusari.onnx.quantize(path, tmp_path / "out.onnx", max_batches=0)
+    with pytest.raises(ValueError, match="calibrate_method='Best'"):
+        kusari.onnx.quantize(path, tmp_path / "out.onnx", calibrate_method="Best")
