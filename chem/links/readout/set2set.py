@@ -45,16 +45,22 @@ class Set2Set(Chain):
                              f"(h.shape={h.shape})")
         lstm = self.lstm_layer
         if self.q_star is None:
-            self.q_star = self.xp.zeros((mb, 2 * ch), dtype=h.dtype)
-            self.hx = self.cx = self.xp.zeros((self.n_layers, mb, ch), dtype=h.dtype)
+            q_star = self.xp.zeros((mb, 2 * ch), dtype=h.dtype)
+            hx = cx = self.xp.zeros((self.n_layers, mb, ch), dtype=h.dtype)
+        elif self.q_star.shape[0] != mb:
+            raise ValueError(f"Set2Set: h holds {mb} graphs but the state (from the last call) "
+                             f"{self.q_star.shape[0]}; call reset_state() between batches "
+                             f"(h.shape={h.shape})")
+        else:
+            q_star, hx, cx = self.q_star, self.hx, self.cx
         # the LSTM reads one step per graph: one batched step with lstm_layer's weights, which is
         # what the link computes for its mb one-step sequences (without splitting and re-stacking)
-        self.hx, self.cx, (q,) = F.n_step_lstm(self.n_layers, lstm.dropout, self.hx, self.cx,
-                                               lstm.ws, lstm.bs, [self.q_star])
+        hx, cx, (q,) = F.n_step_lstm(self.n_layers, lstm.dropout, hx, cx, lstm.ws, lstm.bs, [q_star])
         e = F.matmul(h, F.expand_dims(q, 2))  # (mb, node, 1)
         a = F.broadcast_to(F.softmax(e, axis=1), h.shape)
         r = F.sum(a * h, axis=1)  # (mb, ch)
-        self.q_star = F.concat((q, r), axis=1)
+        # the state changes only once the step has succeeded
+        self.hx, self.cx, self.q_star = hx, cx, F.concat((q, r), axis=1)
         return self.q_star
 
     def reset_state(self) -> None:

@@ -68,3 +68,18 @@ def test_mpnn_readout_is_deterministic_per_call():
     numpy.testing.assert_array_equal(y1, y2)
     with pytest.raises(ValueError, match="processing_steps"):
         MPNNReadout(out_dim=2, in_channels=3, processing_steps=0)
+
+
+def test_set2set_a_refused_step_leaves_its_state():
+    """A batch of another size is refused before the LSTM state moves; the next good step gives
+    what it would have given without the refused one."""
+    h = numpy.random.RandomState(0).randn(2, 4, 3).astype(numpy.float32)
+    faulty, twin = Set2Set(in_channels=3), Set2Set(in_channels=3)
+    twin.copyparams(faulty)
+    faulty(h), twin(h)
+    with pytest.raises(ValueError, match=r"Set2Set: h holds 5 graphs but the state \(from the last call\) 2"):
+        faulty(numpy.zeros((5, 4, 3), numpy.float32))
+    numpy.testing.assert_array_equal(faulty(h).array, twin(h).array)
+    numpy.testing.assert_array_equal(faulty.hx.array, twin.hx.array)
+    faulty.reset_state()
+    assert faulty(numpy.zeros((5, 4, 3), numpy.float32)).shape == (5, 6)
