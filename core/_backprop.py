@@ -8,6 +8,8 @@ from kusari.configuration import _UNSET, config
 from kusari.utils import force_array
 from kusari.variable import Variable, new_gradient, new_variable
 
+_ndarray = numpy.ndarray
+
 
 def seed_array(y_data, gy_data, loss_scale):
     """The gradient array backward starts from at an output holding ``y_data``: ``gy_data``, or 1
@@ -74,15 +76,16 @@ class _BackpropMode:
             config.enable_backprop = self._old
 
 
-def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, check: bool = True) -> tuple:
+def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, check: bool = True) -> list:
     """Run ``node``'s backward and check what it returns: the one way every engine does so
-    (internal use: static_graph replays and ``kusari.testing``; :func:`propagate`, the engine of
-    backward and grad, runs the same steps with the per-gradient check inlined in its loop).
+    (:func:`propagate`, the engine of backward and grad; static_graph replays; ``kusari.testing``).
 
-    With ``arrays`` (no graph of the backward is kept) gradients are arrays in and out, computed
-    by ``node.backward_arrays`` when the op defines one and it does not defer (return None), else
-    by ``node.backward`` on Variables wrapping the arrays. Without ``arrays`` (double backprop)
-    they are Variables in and out, computed by ``node.backward``.
+    With ``arrays`` (no graph of the backward is kept) gradients are arrays in and out: computed by
+    ``node.backward`` on node-less Variables wrapping the arrays, whose ops record no graph since
+    backprop runs with ``config.enable_backprop`` off, or by ``node.backward_arrays`` for the few
+    ops that keep that measured fast path (docs/performance.md) when it does not defer (return
+    None). Without ``arrays`` (double backprop) they are Variables in and out, computed by
+    ``node.backward``.
 
     Parameters
     ----------
@@ -116,15 +119,27 @@ def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, c
             gxs = backward_arrays(indexes, grad_outputs)
     given_arrays = gxs is not None
     if not given_arrays:
-        if arrays:
-            grad_outputs = tuple([None if g is None else new_variable(g, False) for g in grad_outputs])
+        if arrays:   # new_gradient's body: node-less Variables
+            grad_outputs = tuple([None if g is None else new_variable(g, False, None, None, None)
+                                  for g in grad_outputs])
         gxs = node.backward(indexes, grad_outputs)
-    gxs = _requested(node, indexes, gxs, given_arrays)
+    if type(gxs) is not tuple or len(gxs) != len(indexes):
+        gxs = _requested(node, indexes, gxs, given_arrays)
     if given_arrays and not check:
         return gxs
     inputs = node.inputs
-    data = [_check_gradient(node, i, inputs[i], gx, given_arrays) for i, gx in zip(indexes, gxs)]
-    return data if arrays else gxs
+    checked = []
+    for i, gx in zip(indexes, gxs):
+        if gx is not None:
+            x = inputs[i]
+            data = gx if given_arrays or type(gx) is not Variable else gx._data
+            # the common case in one test; _check_gradient tells apart the others (and raises)
+            if type(data) is not _ndarray or data.shape != x.shape or data.dtype is not x.dtype:
+                data = _check_gradient(node, i, x, gx, given_arrays)
+            if arrays:
+                gx = data
+        checked.append(gx)
+    return checked
 
 
 def _requested(node, indexes, gxs, given_arrays):
@@ -185,7 +200,6 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
     counter = 0
     heappush = heapq.heappush
     heappop = heapq.heappop
-    ndarray = numpy.ndarray
 
     for y, gy in zip(outputs, seeds):
         node = y._node
@@ -226,29 +240,11 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
                                  and (x in targets or x.creator_node in relevant)])
             if not indexes:
                 continue
-            # run_node_backward, inlined: its per-gradient check shares the accumulation loop
-            gys = tuple(gys)
-            gxs = None
-            if array_path:
-                backward_arrays = func.backward_arrays
-                if backward_arrays is not None:
-                    gxs = backward_arrays(indexes, gys)
-            given_arrays = gxs is not None
-            if not given_arrays:
-                if array_path:
-                    gys = tuple([None if g is None else new_variable(g, False) for g in gys])
-                gxs = func.backward(indexes, gys)
-            if type(gxs) is not tuple or len(gxs) != len(indexes):
-                gxs = _requested(func, indexes, gxs, given_arrays)
+            gxs = run_node_backward(func, indexes, tuple(gys), array_path)
             for i, gx in zip(indexes, gxs):
                 if gx is None:
                     continue
                 x = inputs[i]
-                data = gx if given_arrays or type(gx) is not Variable else gx._data
-                if type(data) is not ndarray or data.shape != x.shape or data.dtype is not x.dtype:
-                    data = _check_gradient(func, i, x, gx, given_arrays)
-                if array_path:
-                    gx = data
                 old = grads.get(x)
                 if old is not None:
                     gx = force_array(old + gx) if array_path else old + gx

@@ -78,12 +78,8 @@ class FunctionNode(ForwardDispatch):
         xs = []
         in_data = []
         requires_grad = False
-        rank = 0
         for x in inputs:
             if isinstance(x, Variable):
-                node = x._node
-                if node.rank > rank:
-                    rank = node.rank
                 if x._requires_grad:
                     requires_grad = True
                 in_data.append(x._data)
@@ -115,10 +111,20 @@ class FunctionNode(ForwardDispatch):
             _check_finite(self.label, outputs)
 
         if not (requires_grad and cfg.enable_backprop):
-            return tuple([new_variable(y, requires_grad) for y in outputs])
+            # No graph: the outputs get their nodes on first use, if ever (a backward without
+            # double backprop runs its ops this way, so most never do).
+            if len(outputs) == 1:
+                return (new_variable(outputs[0], requires_grad, None, None, None),)
+            return tuple([new_variable(y, requires_grad, None, None, None) for y in outputs])
+        rank = 0
+        nodes = []
+        for x in xs:
+            node = x._node if isinstance(x, Variable) else new_variable(x, False)._node
+            if node.rank > rank:
+                rank = node.rank
+            nodes.append(node)
         self.rank = rank
-        self.inputs = nodes = tuple([x._node if isinstance(x, Variable) else new_variable(x, False)._node
-                                     for x in xs])
+        self.inputs = nodes = tuple(nodes)
         rank += 1
         if len(outputs) == 1:
             y = new_variable(outputs[0], True)
