@@ -1,6 +1,7 @@
 """Write the PFRL 0.4.0 parity fixtures used by tests/rl/test_pfrl_parity.py.
 
-Run ``python tools/make_pfrl_fixture.py [OUT_DIR] [--python PEER_PYTHON]``. The peer is PFRL 0.4.0 on
+Run ``python tools/make_pfrl_fixture.py [OUT_DIR] [--python PEER_PYTHON] [--cases NAME ...]``. The
+peer is PFRL 0.4.0 on
 torch (CPU) in the benchmarks' ``rl-peers`` virtual environment (``bench.environments.ensure``: built
 once under ``$KUSARI_BENCH_CACHE``, default ``~/.cache/kusari-bench``), or the interpreter given with
 ``--python``. A script run in it builds tiny seeded networks (observations of size 3, one hidden layer
@@ -31,7 +32,25 @@ OUT_DIR), for every case, the initial parameters (torch names with ``/`` for ``.
   and the deterministic smoothing ``clip(a + smoothing_shift, -1, 1)``: all six networks after one
   ``agent.update(experiences)``.
 
-SGD stands in for Adam in the agents' cases: Adam's first step is ``lr * sign(g)`` up to eps, which
+and PFRL's results after MANY updates, on Adam (lr 3e-3, eps 1e-8), gamma 0.99, Polyak rate 0.05,
+from a pool of 64 one-step transitions (``state``, ``action``, ``reward``, ``next_state``,
+``is_state_terminal``; the reward depends on state and action), each update on the minibatch
+``pool[rows[k]]`` (``rows``: (100, 16)), with ``init/<net>/...`` the initial parameters and
+``after/<net>/...`` every network's parameters (targets included) after each update (a first axis of
+100):
+
+- ``sac_updates.npz``: ``SoftActorCritic`` (policy ``MLP(3, 2, [8])`` into a tanh-squashed Gaussian,
+  critics ``MLP(4, 1, [8])`` on ``ConcatObsAndAction``, temperature from 0.5 tuned towards an entropy
+  of -1); ``noise`` (100, 2, 16, 1): the standard normal draws of each update's next actions and of
+  its policy loss's actions; per update ``q_func1_loss``, ``q_func2_loss``, the ``temperature``
+  after it and ``log_prob`` (16,), the policy draws' log-densities;
+- ``td3_updates.npz``: ``TD3`` (``policy_update_delay=2``) with PFRL's default target policy smoothing
+  on the draws ``noise`` (100, 16, 1); per update ``q_func1_loss``, ``q_func2_loss``,
+  ``policy_loss`` (the latest policy update's, NaN before the first) and ``policy_n_updates``;
+- ``ddpg_updates.npz``: ``DDPG`` with soft target updates after every update (as PFRL's observe does
+  with ``target_update_interval=1``); per update ``critic_loss`` and ``actor_loss``.
+
+SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
 """
 import argparse
@@ -300,11 +319,180 @@ def td3_case():
     np.savez(out + "/td3.npz", **fixture)
 
 
-nstep_case()
-dqn_cases()
-ppo_case()
-ddpg_case()
-td3_case()
+# -- many updates: SAC, TD3 and DDPG over N_UPDATES updates on recorded minibatches -----------------
+# Their own generators, so that these cases are written alike alone or after the others.
+N_UPDATES, MINIBATCH, POOL, LONG_GAMMA, LONG_TAU, LONG_LR = 100, 16, 64, 0.99, 0.05, 3e-3
+
+
+class RecordedDraws:
+    """Standard normal draws (float32), handed out in order and kept for the fixture."""
+
+    def __init__(self, seed):
+        self.rng, self.taken = np.random.RandomState(seed), []
+
+    def __call__(self, shape):
+        z = self.rng.standard_normal(tuple(shape)).astype(np.float32)
+        self.taken.append(z)
+        return torch.from_numpy(z)
+
+
+def long_case_setup(seed):
+    """A transition pool, the minibatches' rows into it, and a bias randomizer, all from ``seed``."""
+    torch.manual_seed(seed)
+    case_rng = np.random.RandomState(seed)
+    state = case_rng.uniform(-1, 1, (POOL, OBS)).astype(np.float32)
+    action = case_rng.uniform(-1, 1, (POOL, 1)).astype(np.float32)
+    # a reward that depends on the state and action, so that the critics have something to learn
+    reward = (-(state ** 2).sum(axis=1) - 0.5 * action[:, 0] ** 2
+              + case_rng.normal(0, 0.1, POOL)).astype(np.float32)
+    arrays = dict(state=state, action=action, reward=reward,
+                  next_state=case_rng.uniform(-1, 1, (POOL, OBS)).astype(np.float32),
+                  is_state_terminal=case_rng.uniform(size=POOL) < 0.1)
+    rows = case_rng.randint(0, POOL, (N_UPDATES, MINIBATCH))
+
+    def biases(module):
+        with torch.no_grad():
+            for name, p in module.named_parameters():
+                if name.endswith("bias"):
+                    p.copy_(torch.from_numpy(case_rng.uniform(-0.1, 0.1, p.shape).astype(np.float32)))
+        return module
+    return arrays, rows, biases
+
+
+def minibatch(arrays, rows):
+    return [[dict(state=arrays["state"][i], action=arrays["action"][i],
+                  reward=float(arrays["reward"][i]), next_state=arrays["next_state"][i],
+                  next_action=None, is_state_terminal=bool(arrays["is_state_terminal"][i]))]
+            for i in rows]
+
+
+def adam(module):
+    # a PFRL user's optimizer; the test gives kusari's Adam torch's placement of eps
+    return torch.optim.Adam(module.parameters(), lr=LONG_LR, eps=1e-8)
+
+
+def run_updates(agent, nets, arrays, rows, after_update, **extra):
+    """``agent.update`` on each recorded minibatch; returns the fixture: the data, ``extra``, the
+    initial parameters, and every parameter and ``after_update()``'s values after each update
+    (stacked along a first axis of N_UPDATES)."""
+    fixture = dict(arrays, rows=rows, gamma=LONG_GAMMA, soft_update_tau=LONG_TAU, lr=LONG_LR,
+                   adam_eps=1e-8, **extra)
+    for net_name, net in nets.items():
+        fixture.update(export(f"init/{net_name}", net))
+    history = []
+    for k in range(N_UPDATES):
+        agent.update(minibatch(arrays, rows[k]))
+        record = after_update()
+        for net_name, net in nets.items():
+            record.update(export(f"after/{net_name}", net))
+        history.append(record)
+    for key in history[0]:
+        fixture[key] = np.stack([np.asarray(h[key]) for h in history])
+    return fixture
+
+
+def sac_updates_case():
+    arrays, rows, biases = long_case_setup(1)
+    draws = RecordedDraws(11)
+
+    class RecordedNormal(torch.distributions.Normal):
+        # torch's reparameterized draw, loc + eps * scale, with eps from the recorded draws
+        def rsample(self, sample_shape=torch.Size()):
+            return self.loc + draws(self._extended_shape(sample_shape)) * self.scale
+
+        def sample(self, sample_shape=torch.Size()):
+            with torch.no_grad():
+                return self.rsample(sample_shape)
+
+    def squashed_diagonal_gaussian_head(x):
+        mean, log_scale = torch.chunk(x, 2, dim=1)
+        base = torch.distributions.Independent(
+            RecordedNormal(mean, torch.exp(torch.clamp(log_scale, -20.0, 2.0))), 1)
+        return torch.distributions.TransformedDistribution(
+            base, [torch.distributions.transforms.TanhTransform(cache_size=1)])
+
+    policy = biases(nn.Sequential(MLP(OBS, 2, [HIDDEN]), pfrl.nn.Lambda(squashed_diagonal_gaussian_head)))
+    q1, q2 = biases(make_long_critic()), biases(make_long_critic())
+    agent = agents.SoftActorCritic(
+        policy, q1, q2, adam(policy), adam(q1), adam(q2), replay_buffers.ReplayBuffer(100), LONG_GAMMA,
+        replay_start_size=MINIBATCH, minibatch_size=MINIBATCH, soft_update_tau=LONG_TAU,
+        initial_temperature=0.5, entropy_target=-1.0, temperature_optimizer_lr=LONG_LR)
+    nets = {"policy": policy, "q_func1": q1, "q_func2": q2, "target_q_func1": agent.target_q_func1,
+            "target_q_func2": agent.target_q_func2}
+
+    def after_update():
+        return dict(q_func1_loss=agent.q_func1_loss_record[-1], q_func2_loss=agent.q_func2_loss_record[-1],
+                    temperature=agent.temperature,
+                    log_prob=-np.asarray(list(agent.entropy_record)[-MINIBATCH:]))
+    fixture = run_updates(agent, nets, arrays, rows, after_update, initial_temperature=0.5,
+                          entropy_target=-1.0)
+    # two draws per update: the next actions' (sample), then the policy loss's (rsample)
+    fixture["noise"] = np.stack(draws.taken).reshape(N_UPDATES, 2, MINIBATCH, 1)
+    np.savez_compressed(out + "/sac_updates.npz", **fixture)
+
+
+def make_long_critic():
+    return nn.Sequential(ConcatObsAndAction(), MLP(OBS + 1, 1, [HIDDEN]))
+
+
+def make_long_policy(biases):
+    return biases(nn.Sequential(MLP(OBS, 1, [HIDDEN]), nn.Tanh(), policies.DeterministicHead()))
+
+
+def td3_updates_case():
+    arrays, rows, biases = long_case_setup(2)
+    draws = RecordedDraws(12)
+    randn_like = torch.randn_like
+    # PFRL's default target policy smoothing, clip(a + clip(0.2 * z, -0.5, 0.5), -1, 1), on recorded z
+    torch.randn_like = lambda a: draws(a.shape)
+    policy = make_long_policy(biases)
+    q1, q2 = biases(make_long_critic()), biases(make_long_critic())
+    agent = agents.TD3(policy, q1, q2, adam(policy), adam(q1), adam(q2), replay_buffers.ReplayBuffer(100),
+                       LONG_GAMMA, explorers.AdditiveGaussian(0.1), replay_start_size=MINIBATCH,
+                       minibatch_size=MINIBATCH, soft_update_tau=LONG_TAU, policy_update_delay=2)
+    nets = {"policy": policy, "q_func1": q1, "q_func2": q2, "target_policy": agent.target_policy,
+            "target_q_func1": agent.target_q_func1, "target_q_func2": agent.target_q_func2}
+
+    def after_update():
+        return dict(q_func1_loss=agent.q_func1_loss_record[-1], q_func2_loss=agent.q_func2_loss_record[-1],
+                    policy_loss=agent.policy_loss_record[-1] if agent.policy_loss_record else np.nan,
+                    policy_n_updates=agent.policy_n_updates)
+    try:
+        fixture = run_updates(agent, nets, arrays, rows, after_update, policy_update_delay=2)
+    finally:
+        torch.randn_like = randn_like
+    fixture["noise"] = np.stack(draws.taken)  # (N_UPDATES, MINIBATCH, 1)
+    np.savez_compressed(out + "/td3_updates.npz", **fixture)
+
+
+def ddpg_updates_case():
+    arrays, rows, biases = long_case_setup(3)
+    policy, critic = make_long_policy(biases), biases(make_long_critic())
+    agent = agents.DDPG(policy, critic, adam(policy), adam(critic), replay_buffers.ReplayBuffer(100),
+                        LONG_GAMMA, explorers.AdditiveGaussian(0.1), replay_start_size=MINIBATCH,
+                        minibatch_size=MINIBATCH, target_update_method="soft",
+                        soft_update_tau=LONG_TAU, target_update_interval=1)
+    nets = {"policy": policy, "q_func": critic, "target_policy": agent.target_policy,
+            "target_q_func": agent.target_q_function}
+    update = agent.update
+
+    def update_and_sync(experiences):
+        # PFRL syncs DDPG's targets in observe, every target_update_interval (1) steps; so here
+        update(experiences)
+        agent.sync_target_network()
+    agent.update = update_and_sync
+
+    def after_update():
+        return dict(critic_loss=agent.critic_loss_record[-1], actor_loss=agent.actor_loss_record[-1])
+    np.savez_compressed(out + "/ddpg_updates.npz",
+                        **run_updates(agent, nets, arrays, rows, after_update))
+
+
+CASES = {"nstep": nstep_case, "dqn": dqn_cases, "ppo": ppo_case, "ddpg": ddpg_case, "td3": td3_case,
+         "sac_updates": sac_updates_case, "td3_updates": td3_updates_case,
+         "ddpg_updates": ddpg_updates_case}
+for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
+    CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)
 '''
 
@@ -324,11 +512,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out", nargs="?", type=pathlib.Path, default=DEFAULT_OUT,
                         help="output directory (default: tests/rl/fixtures/pfrl)")
     parser.add_argument("--python", help="an interpreter that already has pfrl==0.4.0 and torch")
+    parser.add_argument("--cases", nargs="+", default=[],
+                        help="write only these cases (default: all); the first five (nstep dqn ppo "
+                             "ddpg td3) draw from one generator, so they are written together")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     python = _peer_python(args.python)
     # PFRL imports the old gym, which warns at import; the fixtures do not depend on it
-    subprocess.run([python, "-W", "ignore", "-c", PEER_SCRIPT, str(args.out)], check=True)
+    subprocess.run([python, "-W", "ignore", "-c", PEER_SCRIPT, str(args.out), *args.cases], check=True)
 
 
 if __name__ == "__main__":

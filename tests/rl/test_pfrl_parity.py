@@ -17,6 +17,7 @@ from kusari.rl.agents.ddpg import DDPG
 from kusari.rl.agents.double_dqn import DoubleDQN
 from kusari.rl.agents.dqn import DQN
 from kusari.rl.agents.ppo import PPO
+from kusari.rl.agents.soft_actor_critic import SoftActorCritic
 from kusari.rl.agents.td3 import TD3
 from kusari.rl.replay_buffer import batch_experiences
 
@@ -209,3 +210,130 @@ def test_td3_update_matches_pfrl():
         assert_params(targets[name], fx, f"after_target/{name}")
     assert_statistics(agent, fx, ("average_q1", "average_q2", "average_q_func1_loss", "average_q_func2_loss",
                                   "average_policy_loss"))
+
+
+# -- many updates: SAC, TD3 and DDPG follow PFRL over 100 Adam updates ----------------------------
+def torch_adam(link: kusari.Link, fixture: dict) -> kusari.Optimizer:
+    """kusari's Adam stepping exactly as torch's: torch adds eps to ``sqrt(v / (1 - beta2**t))``,
+    which is kusari's step with ``eps * sqrt(1 - beta2**t)`` added to ``sqrt(v)``; a hook sets
+    that eps before each step (:func:`adam_as_torch` does it for the first step only)."""
+    optimizer = optimizers.Adam(alpha=float(fixture["lr"])).setup(link)
+    add_torch_eps(optimizer, float(fixture["adam_eps"]))
+    return optimizer
+
+
+def add_torch_eps(optimizer: kusari.Optimizer, eps: float) -> None:
+    def torch_eps(opt):
+        opt.hyperparam.eps = eps * math.sqrt(1 - opt.hyperparam.beta2 ** (opt.t + 1))
+    optimizer.add_hook(torch_eps, name="torch_eps", timing="pre")
+
+
+def feed_draws(monkeypatch, draws: numpy.ndarray) -> None:
+    """Make NumPy's global standard normal hand out ``draws`` (n, *shape) in order, then refuse."""
+    queue = list(draws)
+
+    def standard_normal(size=None):
+        assert queue, "the update drew more standard normals than PFRL did"
+        z = queue.pop(0)
+        assert tuple(numpy.atleast_1d(size)) == z.shape, (size, z.shape)
+        return z.astype(numpy.float64)
+    monkeypatch.setattr(numpy.random, "standard_normal", standard_normal)
+
+
+def minibatches(fixture: dict) -> list:
+    """The fixture's minibatches: for each update, the one-step experiences ``pool[rows[k]]``."""
+    return [[[{"state": fixture["state"][i], "action": fixture["action"][i],
+               "reward": float(fixture["reward"][i]), "next_state": fixture["next_state"][i],
+               "next_action": None, "is_state_terminal": bool(fixture["is_state_terminal"][i])}]
+             for i in rows] for rows in fixture["rows"]]
+
+
+def assert_params_after(links: dict, fixture: dict, k: int) -> None:
+    """Every network's parameters against PFRL's after update ``k``."""
+    for name, link in links.items():
+        prefix = f"after/{name}"
+        at_k = {key: value[k] for key, value in fixture.items() if key.startswith(prefix + "/")}
+        try:
+            assert_params(link, at_k, prefix)
+        except AssertionError as e:
+            raise AssertionError(f"after update {k}: {e}") from None
+
+
+def assert_close_after(value, expected, name: str, k: int) -> None:
+    numpy.testing.assert_allclose(value, expected, rtol=RTOL, atol=ATOL,
+                                  err_msg=f"{name} after update {k}")
+
+
+def squashed_gaussian_policy() -> kusari.Link:
+    return kusari.Sequential(nn.MLP(OBS, 2, [HIDDEN]), policies.SquashedDiagonalGaussianHead())
+
+
+def test_sac_follows_pfrl_over_many_updates(monkeypatch):
+    fx = load_fixture("sac_updates")
+    nets = {"policy": squashed_gaussian_policy(), "q_func1": critic(), "q_func2": critic()}
+    for name, net in nets.items():
+        load_params(net, fx, f"init/{name}")
+    batch_size = fx["rows"].shape[1]
+    agent = SoftActorCritic(
+        *nets.values(), *(torch_adam(net, fx) for net in nets.values()),
+        replay_buffers.ReplayBuffer(100), float(fx["gamma"]), replay_start_size=batch_size,
+        minibatch_size=batch_size, soft_update_tau=float(fx["soft_update_tau"]),
+        initial_temperature=float(fx["initial_temperature"]), entropy_target=float(fx["entropy_target"]),
+        temperature_optimizer_lr=float(fx["lr"]))
+    add_torch_eps(agent.temperature_optimizer, float(fx["adam_eps"]))
+    nets.update(target_q_func1=agent.target_q_func1, target_q_func2=agent.target_q_func2)
+    feed_draws(monkeypatch, fx["noise"].reshape(-1, batch_size, 1))
+    for k, experiences in enumerate(minibatches(fx)):
+        agent.update(experiences)
+        stats = dict(agent.get_statistics())
+        assert_close_after(stats["temperature"], fx["temperature"][k], "temperature", k)
+        assert_close_after(agent.q_func1_loss_record[-1], fx["q_func1_loss"][k], "q_func1_loss", k)
+        assert_close_after(agent.q_func2_loss_record[-1], fx["q_func2_loss"][k], "q_func2_loss", k)
+        log_prob = -numpy.asarray(list(agent.entropy_record)[-batch_size:])
+        assert_close_after(log_prob, fx["log_prob"][k], "log_prob", k)
+        assert_params_after(nets, fx, k)
+    assert agent.n_policy_updates == len(fx["rows"])
+
+
+def test_td3_follows_pfrl_over_many_updates(monkeypatch):
+    fx = load_fixture("td3_updates")
+    nets = {"policy": deterministic_policy(), "q_func1": critic(), "q_func2": critic()}
+    for name, net in nets.items():
+        load_params(net, fx, f"init/{name}")
+    batch_size = fx["rows"].shape[1]
+    # TD3's default target policy smoothing, on PFRL's draws
+    agent = TD3(*nets.values(), *(torch_adam(net, fx) for net in nets.values()),
+                replay_buffers.ReplayBuffer(100), float(fx["gamma"]), explorers.AdditiveGaussian(0.1),
+                replay_start_size=batch_size, minibatch_size=batch_size,
+                soft_update_tau=float(fx["soft_update_tau"]),
+                policy_update_delay=int(fx["policy_update_delay"]))
+    nets.update(target_policy=agent.target_policy, target_q_func1=agent.target_q_func1,
+                target_q_func2=agent.target_q_func2)
+    feed_draws(monkeypatch, fx["noise"])
+    for k, experiences in enumerate(minibatches(fx)):
+        agent.update(experiences)
+        assert agent.policy_n_updates == fx["policy_n_updates"][k]
+        assert_close_after(agent.q_func1_loss_record[-1], fx["q_func1_loss"][k], "q_func1_loss", k)
+        assert_close_after(agent.q_func2_loss_record[-1], fx["q_func2_loss"][k], "q_func2_loss", k)
+        if agent.policy_n_updates:
+            assert_close_after(agent.policy_loss_record[-1], fx["policy_loss"][k], "policy_loss", k)
+        assert_params_after(nets, fx, k)
+
+
+def test_ddpg_follows_pfrl_over_many_updates():
+    fx = load_fixture("ddpg_updates")
+    nets = {"policy": deterministic_policy(), "q_func": critic()}
+    for name, net in nets.items():
+        load_params(net, fx, f"init/{name}")
+    batch_size = fx["rows"].shape[1]
+    agent = DDPG(*nets.values(), *(torch_adam(net, fx) for net in nets.values()),
+                 replay_buffers.ReplayBuffer(100), float(fx["gamma"]), explorers.AdditiveGaussian(0.1),
+                 replay_start_size=batch_size, minibatch_size=batch_size, target_update_method="soft",
+                 soft_update_tau=float(fx["soft_update_tau"]), target_update_interval=1)
+    nets.update(target_policy=agent.target_policy, target_q_func=agent.target_q_function)
+    for k, experiences in enumerate(minibatches(fx)):
+        agent.update(experiences)
+        agent.sync_target_network()  # what observe does at every step with target_update_interval=1
+        assert_close_after(agent.critic_loss_record[-1], fx["critic_loss"][k], "critic_loss", k)
+        assert_close_after(agent.actor_loss_record[-1], fx["actor_loss"][k], "actor_loss", k)
+        assert_params_after(nets, fx, k)
