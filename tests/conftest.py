@@ -1,9 +1,13 @@
-"""Shared pytest setup: the gpu marker skips cleanly where CuPy or a GPU is missing."""
+"""Shared pytest setup: the gpu marker skips cleanly where CuPy or a GPU is missing; the real datasets'
+folder (``KUSARI_TEST_DATA``)."""
 import os
 
 import pytest
 
-SHARED_DATA = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+# the offline copies of real datasets (mnist/, moleculenet/, raccoon/): KUSARI_TEST_DATA, by default
+# ../shared/data beside the repository
+TEST_DATA = os.path.abspath(os.environ.get("KUSARI_TEST_DATA")
+                            or os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
 
 
 def _gpu_available() -> bool:
@@ -22,12 +26,26 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(skip)
 
 
-@pytest.fixture
+def _test_data(*parts: str) -> str:
+    """The path of ``parts`` in the real datasets' folder; skips the test, saying why, when it is absent."""
+    path = os.path.join(TEST_DATA, *parts)
+    if not os.path.isdir(path):
+        pytest.skip(f"needs the real datasets: {path} is not a folder (set KUSARI_TEST_DATA to the folder "
+                    "holding mnist/, moleculenet/ and raccoon/; default: ../shared/data beside the repository)")
+    return path
+
+
+@pytest.fixture(scope="session")
 def shared_data():
-    """Path of ../shared/data (the offline copies of real datasets); skips if absent."""
-    if not os.path.isdir(SHARED_DATA):
-        pytest.skip("../shared/data is not present")
-    return SHARED_DATA
+    """The real datasets' folder (``KUSARI_TEST_DATA``); skips the test, saying why, when it is absent."""
+    return _test_data()
+
+
+@pytest.fixture(scope="session")
+def shared_data_folder():
+    """``shared_data_folder(name)``: the real datasets' subfolder ``name`` (``'moleculenet'``); skips the
+    test, saying why, when it is absent."""
+    return _test_data
 
 
 class _Resolved(Exception):

@@ -4,16 +4,14 @@ examples/classification/eval_imagenet.py: FeaturePredictor scales the shorter si
 center 224x224 crop.
 
 Run: python examples/vision/demo_classification.py [--model resnet50] [--gpu 0] [--pretrained-model FILE.npz]
-     [--label-names FILE.txt] [--out result.png] [IMAGE]
+     [--label-names FILE.txt] [--out result.png] IMAGE
 
 Without ``--pretrained-model`` the model loads ChainerCV's ImageNet weights, downloaded once into
 ``KUSARI_HOME/models`` (or found through ``KUSARI_DOWNLOAD_MIRROR``). ChainerCV ships no ImageNet class
 names: the classes are printed as numbers, or named from ``--label-names`` (one name per line, in the
-weights' class order). The default image is a raccoon photo of the shared data set
-(``../shared/data/raccoon/images/raccoon-1.jpg`` from the repository).
+weights' class order).
 """
 import argparse
-import os
 
 import matplotlib
 
@@ -28,8 +26,6 @@ from kusari.vision.links import (FeaturePredictor, ResNet50, ResNet101, ResNet15
                                  SEResNet101, SEResNet152, SEResNeXt50, SEResNeXt101, VGG16)
 from kusari.vision.visualizations import vis_image  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_IMAGE = os.path.join(ROOT, "..", "shared", "data", "raccoon", "images", "raccoon-1.jpg")
 # name -> (class, keyword arguments): eval_imagenet.py's table (its ResNets default to arch='fb')
 MODELS = {"vgg16": (VGG16, {}), "resnet50": (ResNet50, {"arch": "fb"}), "resnet101": (ResNet101, {"arch": "fb"}),
           "resnet152": (ResNet152, {"arch": "fb"}), "se-resnet50": (SEResNet50, {}),
@@ -55,7 +51,7 @@ def main(argv=None):
     parser.add_argument("--pretrained-model", help="an .npz of the model's weights (default: 'imagenet')")
     parser.add_argument("--label-names", help="a text file of the 1000 class names, one per line")
     parser.add_argument("--out", default="demo_classification.png", help="the PNG to write")
-    parser.add_argument("image", nargs="?", default=DEFAULT_IMAGE)
+    parser.add_argument("image", help="the image file (JPEG, PNG, ...)")
     args = parser.parse_args(argv)
 
     label_names = read_label_names(args.label_names) if args.label_names else None

@@ -2,7 +2,7 @@
 examples/yolo/demo.py in one script, with kusari.vision).
 
     python examples/vision/demo_detection.py [--model ssd300|ssd512|yolo_v2|yolo_v2_tiny|yolo_v3] [--gpu GPU]
-        [--pretrained-model voc0712|PATH] [--score-thresh T] [--out detection.png] [IMAGE]
+        [--pretrained-model voc0712|PATH] [--score-thresh T] [--out detection.png] IMAGE
 
 The model is built for PASCAL VOC's 20 classes with ``pretrained_model`` (default ``'voc0712'``: ChainerCV's
 published weights, downloaded once into KUSARI_HOME/models; KUSARI_DOWNLOAD_MIRROR is tried first). Without
@@ -10,7 +10,6 @@ network access, give ``--pretrained-model`` the path of an ``.npz`` of the model
 detected object and saves the image with the boxes drawn (vis_bbox) as a PNG.
 """
 import argparse
-import os
 
 import matplotlib
 
@@ -26,8 +25,6 @@ from kusari.vision.links import SSD300, SSD512, YOLOv2, YOLOv3  # noqa: E402
 from kusari.vision.visualizations import vis_bbox  # noqa: E402
 
 MODELS = {"ssd300": SSD300, "ssd512": SSD512, "yolo_v2": YOLOv2, "yolo_v2_tiny": YOLOv2Tiny, "yolo_v3": YOLOv3}
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_IMAGE = os.path.join(ROOT, os.pardir, "shared", "data", "raccoon", "images", "raccoon-1.jpg")
 
 
 def parse_args(argv=None):
@@ -43,8 +40,7 @@ def parse_args(argv=None):
     parser.add_argument("--score-thresh", type=float, default=None,
                         help="least score reported (default: the model's 'visualize' preset)")
     parser.add_argument("--out", default="detection.png", help="the PNG to write")
-    parser.add_argument("image", nargs="?", default=DEFAULT_IMAGE,
-                        help="an image file (default: a raccoon photo of ../shared/data/raccoon)")
+    parser.add_argument("image", help="the image file (JPEG, PNG, ...)")
     return parser.parse_args(argv)
 
 

@@ -2,15 +2,13 @@
 with vis_instance_segmentation into a PNG (ChainerCV's examples/fpn/demo.py and examples/fcis/demo.py).
 
 Run: python examples/vision/demo_instance_segmentation.py [--model mask_rcnn_fpn_resnet101 | fcis_resnet101]
-     [--dataset coco | sbd] [--gpu 0] [--pretrained-model FILE.npz] [--out result.png] [IMAGE]
+     [--dataset coco | sbd] [--gpu 0] [--pretrained-model FILE.npz] [--out result.png] IMAGE
 
 Without ``--pretrained-model`` the model loads ChainerCV's weights for ``--dataset`` (COCO; FCIS also SBD,
 its default as in ChainerCV's FCIS demo), downloaded once into ``KUSARI_HOME/models`` (or found through
-``KUSARI_DOWNLOAD_MIRROR``); the default image is a raccoon photo of the shared data set
-(``../shared/data/raccoon/images/raccoon-1.jpg`` from the repository).
+``KUSARI_DOWNLOAD_MIRROR``).
 """
 import argparse
-import os
 
 import matplotlib
 
@@ -25,8 +23,6 @@ from kusari.vision.experimental.links import FCISResNet101  # noqa: E402
 from kusari.vision.links import MaskRCNNFPNResNet101, MaskRCNNFPNResNet50  # noqa: E402
 from kusari.vision.visualizations import vis_instance_segmentation  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_IMAGE = os.path.join(ROOT, "..", "shared", "data", "raccoon", "images", "raccoon-1.jpg")
 MODELS = {"mask_rcnn_fpn_resnet50": MaskRCNNFPNResNet50, "mask_rcnn_fpn_resnet101": MaskRCNNFPNResNet101,
           "fcis_resnet101": FCISResNet101}
 LABEL_NAMES = {"coco": coco_instance_segmentation_label_names, "sbd": sbd_instance_segmentation_label_names}
@@ -52,7 +48,7 @@ def main(argv=None):
     parser.add_argument("--dataset", choices=tuple(LABEL_NAMES),
                         help="whose classes and weights (default: sbd for FCIS, coco for Mask R-CNN)")
     parser.add_argument("--out", default="demo_instance_segmentation.png", help="the PNG to write")
-    parser.add_argument("image", nargs="?", default=DEFAULT_IMAGE)
+    parser.add_argument("image", help="the image file (JPEG, PNG, ...)")
     args = parser.parse_args(argv)
 
     dataset = args.dataset or ("sbd" if args.model == "fcis_resnet101" else "coco")

@@ -3,7 +3,7 @@
 and deeplab demos in one).
 
     python examples/vision/demo_segmentation.py --model deeplab_v3plus_xception65 --dataset voc \\
-        --out segmentation.png                       # on ../shared/data/raccoon/images/raccoon-1.jpg
+        --out segmentation.png photo.jpg
     python examples/vision/demo_segmentation.py --model segnet --pretrained-model my_segnet.npz image.jpg
 
 ``--pretrained-model`` takes ChainerCV's names (default: the dataset's, e.g. ``'camvid'``) or a path to an
@@ -12,7 +12,6 @@ KUSARI_DOWNLOAD_MIRROR). The left panel shows the image, the right one the label
 classes it holds.
 """
 import argparse
-import os
 
 import matplotlib
 
@@ -26,8 +25,6 @@ from kusari.vision.experimental.links import PSPNetResNet50, PSPNetResNet101  # 
 from kusari.vision.links import DeepLabV3plusXception65, SegNetBasic  # noqa: E402
 from kusari.vision.visualizations import vis_image, vis_semantic_segmentation  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_IMAGE = os.path.join(ROOT, os.pardir, "shared", "data", "raccoon", "images", "raccoon-1.jpg")
 # model -> (class, the datasets it has weights for (the first is the default))
 MODELS = {
     "segnet": (SegNetBasic, ("camvid",)),
@@ -56,8 +53,7 @@ def parse_args(argv=None):
     parser.add_argument("--min-input-size", type=int, help="DeepLab: pad smaller images to this square size "
                                                            "(default: the weights')")
     parser.add_argument("--out", default="segmentation.png", help="the PNG to write")
-    parser.add_argument("image", nargs="?", default=DEFAULT_IMAGE, help="default: a raccoon photo of "
-                                                                           "../shared/data")
+    parser.add_argument("image", help="the image file (JPEG, PNG, ...)")
     return parser.parse_args(argv)
 
 

@@ -19,10 +19,8 @@ def _read_idx(path):
 
 
 @pytest.fixture(scope="module")
-def mnist_test():
-    folder = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "mnist")
-    if not os.path.isdir(folder):
-        pytest.skip("../shared/data/mnist is not present")
+def mnist_test(shared_data_folder):
+    folder = shared_data_folder("mnist")
     images = _read_idx(os.path.join(folder, "t10k-images-idx3-ubyte.gz"))
     labels = _read_idx(os.path.join(folder, "t10k-labels-idx1-ubyte.gz"))
     return (images / numpy.float32(255)).astype(numpy.float32), labels

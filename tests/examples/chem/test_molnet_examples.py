@@ -19,11 +19,9 @@ NET = ["--unit-num", "4", "--conv-layers", "1"]
 
 
 @pytest.fixture
-def env(tmp_path, shared_data, monkeypatch):
-    """Offline MoleculeNet from the shared copy into a fresh dataset cache; also for in-process loads."""
-    mirror = os.path.join(shared_data, "moleculenet")
-    if not os.path.isdir(mirror):
-        pytest.skip("../shared/data/moleculenet is not present")
+def env(tmp_path, shared_data_folder, monkeypatch):
+    """Offline MoleculeNet from the real datasets' copy into a fresh dataset cache; also for in-process loads."""
+    mirror = shared_data_folder("moleculenet")
     values = {"KUSARI_DOWNLOAD_MIRROR": mirror, "KUSARI_DATASET_ROOT": str(tmp_path / "datasets"),
               "MPLBACKEND": "Agg", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
     for key, value in values.items():
