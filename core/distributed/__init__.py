@@ -12,6 +12,7 @@ from kusari.distributed import links  # NOQA
 from kusari.distributed import optimizers  # NOQA
 from kusari.distributed.communicators import CollectiveTimeoutError, CommunicatorBase, create_communicator  # NOQA
 from kusari.distributed.datasets import DataSizeError, create_empty_dataset, scatter_dataset, scatter_index  # NOQA
-from kusari.distributed.extensions import GenericMultiNodeEvaluator, create_multi_node_evaluator  # NOQA
+from kusari.distributed.extensions import (GenericMultiNodeEvaluator, create_multi_node_checkpointer,  # NOQA
+                                          create_multi_node_evaluator)
 from kusari.distributed.links import MultiNodeChainList  # NOQA
 from kusari.distributed.optimizers import create_multi_node_optimizer  # NOQA
