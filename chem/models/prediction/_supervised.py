@@ -72,6 +72,18 @@ class SupervisedForwardModel(BaseForwardModel):
         t = kwargs.pop(key)
         return args, kwargs, t
 
+    def _check_batch(self, args: tuple, kwargs: dict, t) -> None:
+        """Refuse labels for another number of examples than the first feature array holds,
+        before the predictor runs: in train mode it would update statistics (batch
+        normalization's running averages) for a call that then fails in the loss."""
+        features = args[0] if args else next(iter(kwargs.values()), None)
+        if not (hasattr(features, "shape") and hasattr(t, "shape") and features.ndim and t.ndim):
+            return  # graph data, lists: the predictor checks them
+        if features.shape[0] != t.shape[0]:
+            raise ValueError(f"{type(self).__name__}: the label holds {t.shape[0]} examples but the "
+                             f"features {features.shape[0]} (label shape {t.shape}, features "
+                             f"shape {features.shape})")
+
     def forward(self, *args, **kwargs):
         """Features and the label (at ``label_key``) -> the loss Variable.
 
@@ -88,6 +100,7 @@ class SupervisedForwardModel(BaseForwardModel):
             The loss, shape ().
         """
         args, kwargs, t = self._split_label(args, kwargs)
+        self._check_batch(args, kwargs, t)
         self.y = None
         self.loss = None
         self.metrics = None

@@ -45,6 +45,11 @@ class PixelwiseSoftmaxClassifier(kusari.Chain):
 
     def forward(self, x, t):
         """x: images (N, C, H, W); t: int32 labels (N, H, W) -> the mean loss (a scalar Variable)."""
+        # checked before the predictor runs: in train mode it would update its batch
+        # normalization statistics for a call that then fails in the loss
+        if t.ndim != 3 or t.shape[0] != x.shape[0]:
+            raise ValueError(f"PixelwiseSoftmaxClassifier: labels t of shape {tuple(t.shape)} do not "
+                             f"match images x of shape {tuple(x.shape)}; t must be (N, H, W)")
         self.y = self.predictor(x)
         class_weight = self.class_weight
         if class_weight is not None and class_weight.shape[0] != self.y.shape[1]:

@@ -56,3 +56,18 @@ def test_predict_in_batches():
     y = model.predict(x, batchsize=3)
     assert y.shape == (10, 2) and y.dtype == numpy.float32
     numpy.testing.assert_allclose(y, model.predictor(x).array, rtol=1e-6)
+
+
+def test_labels_for_another_batch_are_refused_before_the_predictor_learns_from_them():
+    """In train mode the predictor's batch normalization would update its running averages for
+    a call that then fails in the loss; the batch sizes are checked first."""
+    predictor = kusari.Sequential(L.Linear(3, 4), L.BatchNormalization(4), L.Linear(4, 1))
+    model = Regressor(predictor)
+    x = numpy.random.RandomState(0).randn(5, 3).astype(numpy.float32)
+    before = predictor[1].avg_mean.copy()
+    with pytest.raises(ValueError, match=r"Regressor: the label holds 4 examples but the features 5 "
+                                         r"\(label shape \(4, 1\), features shape \(5, 3\)\)"):
+        model(x, numpy.zeros((4, 1), numpy.float32))
+    numpy.testing.assert_array_equal(predictor[1].avg_mean, before)
+    model(x, numpy.zeros((5, 1), numpy.float32))
+    assert not numpy.array_equal(predictor[1].avg_mean, before)

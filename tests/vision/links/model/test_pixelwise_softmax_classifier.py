@@ -45,3 +45,19 @@ def test_class_weight_checks():
     model = PixelwiseSoftmaxClassifier(L.Convolution2D(2, 3, 1), class_weight=[1.0, 2.0])
     with pytest.raises(ValueError, match="class_weight has 2 entries but the predictor gives 3 classes"):
         model(numpy.zeros((1, 2, 2, 2), numpy.float32), numpy.zeros((1, 2, 2), numpy.int32))
+
+
+def test_labels_for_another_batch_are_refused_before_the_predictor_learns_from_them():
+    """In train mode the predictor's batch normalization would update its running averages for a
+    call that then fails in the loss; the labels are checked first."""
+    predictor = kusari.Sequential(L.Convolution2D(2, 3, 1), L.BatchNormalization(3))
+    model = PixelwiseSoftmaxClassifier(predictor)
+    x = numpy.random.RandomState(0).standard_normal((2, 2, 3, 4)).astype(numpy.float32)
+    before = predictor[1].avg_mean.copy()
+    for t in (numpy.zeros((1, 3, 4), numpy.int32), numpy.zeros((2, 12), numpy.int32)):
+        with pytest.raises(ValueError, match=rf"labels t of shape \({t.shape[0]}, .*\) do not match images x "
+                                             r"of shape \(2, 2, 3, 4\)"):
+            model(x, t)
+    numpy.testing.assert_array_equal(predictor[1].avg_mean, before)
+    model(x, numpy.zeros((2, 3, 4), numpy.int32))
+    assert not numpy.array_equal(predictor[1].avg_mean, before)
