@@ -60,12 +60,24 @@ class GetterDataset(SliceableDataset):
         else:
             self._keys.append((keys, position, None))
 
+    def _call_getter(self, position: int, index):
+        """``getter(index)``; a ValueError or OSError it raises (a file of the example that cannot be
+        read or parsed) is raised again, of the same type, with the dataset's class and the index
+        in front, unless its message names the class already."""
+        try:
+            return self._getters[position](index)
+        except (ValueError, OSError) as e:
+            name = type(self).__name__
+            if type(e) not in (ValueError, OSError, FileNotFoundError) or str(e).startswith(name):
+                raise
+            raise type(e)(f"{name}[{index}]: {e}") from e
+
     def get_example_by_keys(self, index, key_indices: tuple) -> tuple:
         results = {}
         example = []
         for key_index in key_indices:
             _, position, k = self._keys[key_index]
             if position not in results:
-                results[position] = self._getters[position](index)
+                results[position] = self._call_getter(position, index)
             example.append(results[position] if k is None else results[position][k])
         return tuple(example)
