@@ -13,5 +13,7 @@ from kusari.onnx.converters import coverage, register_converter  # NOQA: E402
 from kusari.onnx.export import ExportError, export, export_testcase  # NOQA: E402
 from kusari.onnx.opsets import supported_opsets  # NOQA: E402
 from kusari.onnx.quantize import quantize  # NOQA: E402
+from kusari.onnx.importer import ONNXGraph, load  # NOQA: E402
 
-__all__ = ["ExportError", "coverage", "export", "export_testcase", "quantize", "register_converter", "supported_opsets"]
+__all__ = ["ExportError", "ONNXGraph", "coverage", "export", "export_testcase", "load", "quantize",
+           "register_converter", "supported_opsets"]

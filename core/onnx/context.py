@@ -3,6 +3,10 @@ import numpy
 from onnx import helper, numpy_helper
 
 
+# doc_string of initializers that are not Parameters (constants, statistics): load() keeps them out of training
+CONSTANT_DOC = "kusari: a constant of the traced forward, not a parameter"
+
+
 class ExportError(ValueError):
     """An op or a forward that kusari cannot write as ONNX (the message names the op and its link path)."""
 
@@ -34,9 +38,13 @@ class Graph:
         self._used.add(name)
         return name
 
-    def add_initializer(self, array, name: str) -> str:
+    def add_initializer(self, array, name: str, constant: bool = True) -> str:
+        """An initializer holding ``array``; ``constant=False`` for a model Parameter."""
         name = self.unique(name)
-        self.initializers.append(numpy_helper.from_array(numpy.ascontiguousarray(array), name))
+        tensor = numpy_helper.from_array(numpy.ascontiguousarray(array), name)
+        if constant:
+            tensor.doc_string = CONSTANT_DOC
+        self.initializers.append(tensor)
         self.initializer_names.add(name)
         self.dims[name] = tuple(numpy.shape(array))
         return name

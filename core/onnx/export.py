@@ -12,7 +12,7 @@ from kusari.link_hook import LinkHook
 from kusari.onnx import opsets
 from kusari.onnx.context import Context, ExportError, Graph
 from kusari.onnx.converters import find_converter
-from kusari.variable import Variable
+from kusari.variable import Parameter, Variable
 
 
 class _LinkPaths(LinkHook):
@@ -52,7 +52,8 @@ class _Recorder:
             base = self.param_names.get(id(array))
             if base is None:    # an array made during the forward: a constant of this trace
                 base = f"{prefix}{label}/const"
-            name = graph.add_initializer(backend.CpuDevice().send(array), base)
+            name = graph.add_initializer(backend.CpuDevice().send(array), base,
+                                         constant=not isinstance(x, Parameter))
             graph.name_array(array, name)
         return name
 
