@@ -122,6 +122,10 @@ class ObservationCheck:
                              f"one had {_describe(reference)}")
 
 
+_REAL = (float, int, numpy.floating, numpy.integer)  # bool is an int
+_BOOL = (bool, numpy.bool_)
+
+
 def check_step(who: str, batch_obs: Sequence[Any], batch_reward: Sequence[Any],
                batch_done: Sequence[Any], batch_reset: Sequence[Any], n: int | None = None) -> None:
     """Refuse an observed step before anything of it is recorded.
@@ -130,18 +134,21 @@ def check_step(who: str, batch_obs: Sequence[Any], batch_reward: Sequence[Any],
     environments), each reward must be a finite real number (a NaN stored in a replay buffer would
     poison every later update) and each done and reset a bool (or 0/1).
     """
-    lengths = (len(batch_obs), len(batch_reward), len(batch_done), len(batch_reset))
-    if len(set(lengths)) != 1 or (n is not None and lengths[0] != n):
+    size = len(batch_obs)
+    if not size == len(batch_reward) == len(batch_done) == len(batch_reset) or n not in (None, size):
+        lengths = (size, len(batch_reward), len(batch_done), len(batch_reset))
         expected = "one length" if n is None else f"length {n}"
         raise ValueError(f"{who}: batch_obs, batch_reward, batch_done and batch_reset must have "
                          f"{expected}, got lengths {lengths}")
     for i, reward in enumerate(batch_reward):
-        if not (isinstance(reward, numbers.Real) or numpy.ndim(reward) == 0
-                and numpy.asarray(reward).dtype.kind in "biuf") or not math.isfinite(reward):
+        # the common types first: this runs at every environment step
+        if not (isinstance(reward, _REAL) or isinstance(reward, numbers.Real)
+                or numpy.ndim(reward) == 0 and numpy.asarray(reward).dtype.kind in "biuf") \
+                or not math.isfinite(reward):
             raise ValueError(f"{who}: reward {i} must be a finite real number, got {reward!r}")
     for name, flags in (("done", batch_done), ("reset", batch_reset)):
         for i, flag in enumerate(flags):
-            if not (isinstance(flag, (bool, numpy.bool_)) or numpy.ndim(flag) == 0
+            if not (isinstance(flag, _BOOL) or numpy.ndim(flag) == 0
                     and numpy.asarray(flag).dtype.kind in "biu" and flag in (0, 1)):
                 raise ValueError(f"{who}: {name} {i} must be a bool, got {flag!r}")
 
