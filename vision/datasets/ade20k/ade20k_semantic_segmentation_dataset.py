@@ -48,6 +48,11 @@ class ADE20KSemanticSegmentationDataset(GetterDataset):
         if len(self.img_paths) != len(self.label_paths):
             raise ValueError(f"ADE20KSemanticSegmentationDataset: {img_dir} holds {len(self.img_paths)} images "
                              f"but {label_dir} {len(self.label_paths)} label files")
+        # images and labels pair by position: equal counts with different names would pair them wrongly
+        for img_path, label_path in zip(self.img_paths, self.label_paths):
+            if _stem(img_path) != _stem(label_path):
+                raise ValueError(f"ADE20KSemanticSegmentationDataset: the image {img_path} has no label file "
+                                 f"of its name in {label_dir} (sorted, it meets {os.path.basename(label_path)})")
         self.add_getter("img", self._get_image)
         self.add_getter("label", self._get_label)
 
@@ -59,3 +64,7 @@ class ADE20KSemanticSegmentationDataset(GetterDataset):
 
     def _get_label(self, i):
         return read_label(self.label_paths[i], dtype=numpy.int32) - 1
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]

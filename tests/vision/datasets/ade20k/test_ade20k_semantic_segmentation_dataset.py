@@ -34,3 +34,18 @@ def test_auto_checks_the_sha1_and_extracts(layouts, mirror, dataset_root, monkey
 def test_a_missing_folder_is_named(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"ADEChallengeData2016/images/training \(the images of split 'train'\)"):
         ADE20KSemanticSegmentationDataset(str(tmp_path))
+
+
+def test_images_and_labels_of_different_names_are_not_paired(tmp_path):
+    """Equal counts, but one image lacks its label and one label its image."""
+    images = tmp_path / "ADEChallengeData2016" / "images" / "training"
+    labels = tmp_path / "ADEChallengeData2016" / "annotations" / "training"
+    images.mkdir(parents=True)
+    labels.mkdir(parents=True)
+    for name in ("ADE_train_1", "ADE_train_2"):
+        (images / f"{name}.jpg").write_bytes(b"")
+    for name in ("ADE_train_1", "ADE_train_3"):
+        (labels / f"{name}.png").write_bytes(b"")
+    with pytest.raises(ValueError, match=rf"^ADE20KSemanticSegmentationDataset: the image {images}/ADE_train_2.jpg "
+                                         r"has no label file of its name in .* \(sorted, it meets ADE_train_3.png\)"):
+        ADE20KSemanticSegmentationDataset(str(tmp_path), "train")
