@@ -202,8 +202,9 @@ def _mismatch(path, kind):
 
 
 @pytest.mark.parametrize("fault", ["truncated", "garbled", "mismatched"])
-@pytest.mark.parametrize("victim", ["agent.npz", "replay_buffer.npz"])
-@pytest.mark.parametrize("kind", ["DQN", "SAC", "TD3", "DDPG"])
+@pytest.mark.parametrize("kind, victim", [(kind, victim) for kind in ("DQN", "SAC", "TD3", "DDPG")
+                                          for victim in ("agent.npz", "replay_buffer.npz")]
+                         + [(kind, "agent.npz") for kind in ("PPO", "A2C", "REINFORCE")])
 def test_a_damaged_file_leaves_the_whole_agent_untouched(tmp_path, kind, victim, fault):
     source = make(kind)
     drive(source, 0, STEPS)
