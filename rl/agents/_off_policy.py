@@ -3,6 +3,7 @@
 Updates are scheduled as PFRL's ``ReplayUpdater`` does; the subclasses own their networks,
 their losses and the way their target networks follow (:func:`kusari.rl.utils.synchronize_parameters`).
 """
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -74,8 +75,17 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
 
     @staticmethod
     def _make_target(link: kusari.Link) -> kusari.Link:
-        """A copy of ``link`` with its own arrays, no gradients and no update rules."""
-        target = link.copy(mode="copy")
+        """A deep copy of ``link`` (as DQN's, PFRL's and ChainerRL's targets), with no gradients and
+        no update rules.
+
+        ``Link.copy`` copies only registered children and parameters: a user network that also
+        reaches its layers through a list, a dict or a bound method would get a target that runs the
+        online layers, so the critics would bootstrap from themselves and the Polyak steps would
+        move arrays that nothing reads.
+        """
+        target = copy.deepcopy(link)
+        for param in target.params():
+            param.update_rule = None  # the copied optimizer state: a target is never optimized
         target.cleargrads()
         return target
 
@@ -159,10 +169,10 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
         ends the episode without one, so its last state is bootstrapped from. In eval mode
         nothing is stored and no counter moves.
         """
-        check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
-                   batch_reset)
         if not self.training:
             return
+        check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
+                   batch_reset)
         n = len(batch_obs)
         self._observation_check.observations(batch_obs, "batch_observe")
         last_obs, last_action = self.batch_last_obs, self.batch_last_action
