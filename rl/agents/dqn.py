@@ -305,10 +305,10 @@ class DQN(AttributeSavingMixin, BatchAgent):
         batch_obs, batch_reward, batch_done, batch_reset : sequences of B entries
             See :meth:`kusari.rl.agent.Agent.observe`.
         """
-        check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
-                   batch_reset)
         if not self.training:
             return
+        check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
+                   batch_reset)
         self._observation_check.observations(batch_obs, "batch_observe")
         last_obs, last_action = self.batch_last_obs, self.batch_last_action
         for i, obs in enumerate(batch_obs):
