@@ -101,8 +101,8 @@ class FunctionNode(ForwardDispatch):
         if on_apply is None:
             outputs = self.forward(in_data)
         else:
-            xs = [x if isinstance(x, Variable) else new_variable(x, False) for x in xs]
             in_data = tuple([plain(x) for x in in_data])   # ops compute and retain plain arrays
+            xs = [x if isinstance(x, Variable) else new_variable(a, False) for x, a in zip(xs, in_data)]
             outputs = on_apply(self, xs, in_data)
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, "
