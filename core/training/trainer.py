@@ -4,6 +4,7 @@ import os
 import sys
 import time
 import traceback
+import warnings
 
 from kusari import reporter as reporter_module
 from kusari.training import extension as extension_module
@@ -136,13 +137,21 @@ class Trainer:
                 for _, entry in entries:
                     if entry.call_before_training:
                         entry.extension(self)
+            updated = False
             while not self.stop_trigger(self):
+                updated = True
                 self.observation = {}
                 with self.reporter.scope(self.observation):
                     self.updater.update()
                     for _, entry in entries:
                         if entry.trigger(self):
                             entry.extension(self)
+            if not updated:
+                warnings.warn(
+                    f"Trainer.run: the stop trigger fired before the first update (at iteration "
+                    f"{self.updater.iteration}, epoch {self.updater.epoch}): nothing to train. A run resumed "
+                    f"from the snapshot of a finished run ends here; give a later stop trigger to train "
+                    f"further.", stacklevel=2)
         except Exception as e:
             if show_loop_exception_msg:
                 print("Exception in the training loop:", file=sys.stderr)

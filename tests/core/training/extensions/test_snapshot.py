@@ -1,4 +1,5 @@
 import os
+import warnings
 
 import numpy
 import pytest
@@ -32,7 +33,9 @@ def test_n_retains_keeps_newest(make_setup, tmp_path):
 
 def test_autoload_resumes_from_newest_and_skips_corrupt(make_setup, tmp_path):
     model, trainer = _trainer(make_setup, tmp_path, stop=4)
-    trainer.run()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # a run that trains says nothing
+        trainer.run()
     saved_W = model.predictor.W.array.copy()
     with open(tmp_path / "snapshot_iter_6", "wb") as f:  # newest by mtime, but truncated garbage
         f.write(b"PK\x03\x04 not a whole zip")
@@ -40,7 +43,9 @@ def test_autoload_resumes_from_newest_and_skips_corrupt(make_setup, tmp_path):
     os.utime(tmp_path / "snapshot_iter_6", ns=(later, later))
 
     model2, trainer2 = _trainer(make_setup, tmp_path, stop=4, autoload=True)
-    trainer2.run()  # loads iteration 4, which already meets the stop trigger
+    with pytest.warns(UserWarning, match=r"^Trainer.run: the stop trigger fired before the first update \(at "
+                                         r"iteration 4, epoch 1\): nothing to train. A run resumed"):
+        trainer2.run()  # loads iteration 4, which already meets the stop trigger
     assert trainer2.updater.iteration == 4
     numpy.testing.assert_array_equal(model2.predictor.W.array, saved_W)
 
