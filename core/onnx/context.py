@@ -27,6 +27,8 @@ class Graph:
         self.names = {}
         self.dims = {}
         self.keep = []
+        self.dim_sources = {}   # (traced size, probed size) -> (input name, axis, dim name)
+        self._shapes = {}       # input name -> the name of its Shape node's output
         self._used = set()
 
     def unique(self, base: str) -> str:
@@ -62,7 +64,7 @@ class Context:
     of the op (``/conv1/``), used for node names.
     """
 
-    def __init__(self, graph: Graph, node, inputs, in_arrays, out_arrays, prefix: str):
+    def __init__(self, graph: Graph, node, inputs, in_arrays, out_arrays, prefix: str, probed=None):
         self.graph = graph
         self.node = node
         self.inputs = list(inputs)
@@ -71,7 +73,8 @@ class Context:
         self.prefix = prefix
         self.opset = graph.opset
         self.label = type(node).__name__
-        self.out_dims = {}    # dims that a converter sets for its outputs (default: lined up with input 0)
+        self.out_dims = {}    # dims that a converter sets for its outputs (default: from the probe run)
+        self.probed = probed  # (input shapes, output shapes) at other sizes of the dynamic axes, or None
 
     def add(self, op_type: str, inputs, n_outputs: int = 1, **attrs):
         """Add an ONNX node; returns its output name (a list when ``n_outputs`` > 1)."""
@@ -103,6 +106,27 @@ class Context:
             return self.add(op_type, [x, self.ints(axes)], keepdims=int(keepdims))
         return self.add(op_type, [x], axes=axes, keepdims=int(keepdims))
 
+    def _probed_shape(self, shape, like):
+        in_shape, in_probed = tuple(self.in_arrays[like].shape), self.probed[0][like]
+        probed = self.probed[1][0]
+        target, unresolved = [], []
+        for i, (t, p) in enumerate(zip(shape, probed)):
+            if t == p:
+                target.append(int(t))
+            elif i < len(in_shape) and in_shape[i] == t and in_probed[i] == p:
+                target.append(0)   # copies the input's size at this position
+            else:
+                target.append(-1)
+                unresolved.append(i)
+        self.out_dims[0] = self.probed_dims(0)
+        if len(unresolved) <= 1:
+            return self.ints(target)
+        runtime = self.runtime_shape(shape, probed)
+        if runtime is None:
+            self.unsupported(f"reshape to {tuple(shape)}: several sizes change with the dynamic axes and "
+                             "follow none of the inputs' axes")
+        return runtime
+
     @staticmethod
     def tensor_type(dtype) -> int:
         """The ONNX TensorProto element type of a NumPy dtype."""
@@ -117,11 +141,45 @@ class Context:
         dims = self.dims(self.inputs[i]) or tuple(numpy.shape(self.in_arrays[i]))
         return tuple(isinstance(d, str) for d in dims)
 
+    def probed_dims(self, j: int) -> tuple:
+        """Output ``j``'s dims: sizes that differ in the probe run are dynamic (named as the input axis they
+        follow, else after this op)."""
+        out = []
+        for i, (t, p) in enumerate(zip(self.out_arrays[j].shape, self.probed[1][j])):
+            source = self.graph.dim_sources.get((t, p))
+            out.append(t if t == p else source[2] if source else f"{self.prefix}{self.label}_{j}_{i}")
+        return tuple(out)
+
+    def runtime_shape(self, shape, probed) -> str:
+        """An int64 tensor of ``shape`` in which the sizes that differ from ``probed`` are read at run time from
+        the graph input axis they follow; None if one follows none."""
+        pieces, static = [], []
+        for t, p in zip(shape, probed):
+            if t == p:
+                static.append(int(t))
+                continue
+            source = self.graph.dim_sources.get((t, p))
+            if source is None:
+                return None
+            if static:
+                pieces.append(self.ints(static))
+                static = []
+            name, axis, _ = source
+            if name not in self.graph._shapes:
+                self.graph._shapes[name] = self.add("Shape", [name])
+            pieces.append(self.add("Gather", [self.graph._shapes[name], self.ints([axis])], axis=0))
+        if static:
+            pieces.append(self.ints(static))
+        return pieces[0] if len(pieces) == 1 else self.add("Concat", pieces, axis=0)
+
     def shape_for(self, shape, like: int = 0) -> str:
         """An int64 shape input for Reshape (of output 0, whose dims it sets): axes that copy a dynamic
         axis of input ``like`` at the same position become 0 (copy), and one axis holding a dynamic
-        size otherwise becomes -1."""
+        size otherwise becomes -1. With a probe run, the sizes that change are copied (0), read at run time
+        from a graph input, or inferred (-1)."""
         in_shape = tuple(self.in_arrays[like].shape)
+        if self.probed is not None:
+            return self._probed_shape(shape, like)
         dyn = self.dynamic(like)
         target = [int(s) for s in shape]
         kept = [i < len(in_shape) and dyn[i] and target[i] == in_shape[i] for i in range(len(target))]

@@ -1,5 +1,6 @@
 """ONNX export: trace one forward call through the recorded FunctionNode applications and write a ModelProto."""
 import os
+import warnings
 
 import numpy
 import onnx
@@ -35,57 +36,10 @@ class _LinkPaths(LinkHook):
         return path if path.endswith("/") else path + "/"
 
 
-class _Recorder:
-    """The trace ``trace_hook`` calls during export: converts each applied op as it runs."""
+class _Trace:
+    """What ``trace_hook`` needs of a trace besides ``record_op``: framework calls run, backward refused."""
 
-    def __init__(self, graph, links, param_names, external):
-        self.graph = graph
-        self.links = links
-        self.param_names = param_names
-        self.external = external
-        self.paused = 0
-
-    def _input_name(self, x, array, prefix, label):
-        graph = self.graph
-        name = graph.names.get(id(array))
-        if name is None:
-            base = self.param_names.get(id(array))
-            if base is None:    # an array made during the forward: a constant of this trace
-                base = f"{prefix}{label}/const"
-            name = graph.add_initializer(backend.CpuDevice().send(array), base,
-                                         constant=not isinstance(x, Parameter))
-            graph.name_array(array, name)
-        return name
-
-    def record_op(self, node, xs, in_data):
-        label = type(node).__name__
-        prefix = self.links.prefix()
-        convert = find_converter(node, self.external)
-        if convert is None:
-            raise ExportError(
-                f"export: {label} (at link path {prefix.rstrip('/') or '/'}) has no ONNX converter; "
-                f"write one and pass external_converters={{'{label}': convert}} (see docs/onnx.md)")
-        inputs = [self._input_name(x, a, prefix, label) for x, a in zip(xs, in_data)]
-        self.paused += 1
-        try:
-            outputs = node.forward(in_data)
-        finally:
-            self.paused -= 1
-        if type(outputs) is not tuple:
-            return outputs   # FunctionNode.apply reports it
-        ctx = Context(self.graph, node, inputs, in_data, outputs, prefix)
-        names = convert(ctx, node)
-        names = [names] if isinstance(names, str) else list(names)
-        if len(names) != len(outputs):
-            raise ExportError(f"export: the converter of {label} (at {prefix}) returned {len(names)} values for "
-                              f"{len(outputs)} outputs")
-        in_dims = self.graph.dims.get(inputs[0]) if inputs else None
-        in_shape = in_data[0].shape if inputs else ()
-        for j, (name, y) in enumerate(zip(names, outputs)):
-            self.graph.name_array(y, name)
-            dims = ctx.out_dims.get(j)
-            self.graph.dims[name] = _lined_up(in_dims, in_shape, y.shape) if dims is None else dims
-        return outputs
+    paused = 0
 
     def _paused_call(self, func, *args, **kwargs):
         self.paused += 1
@@ -109,6 +63,104 @@ class _Recorder:
         pass
 
 
+class _ShapeProbe(_Trace):
+    """A trace at other sizes of the dynamic axes: records each op's class and input and output shapes."""
+
+    def __init__(self):
+        self.ops = []
+
+    def record_op(self, node, xs, in_data):
+        outputs = self._paused_call(node.forward, in_data)
+        if type(outputs) is tuple:
+            self.ops.append((type(node), tuple(numpy.shape(a) for a in in_data), tuple(y.shape for y in outputs)))
+        return outputs
+
+
+class _Recorder(_Trace):
+    """The trace ``trace_hook`` calls during export: converts each applied op as it runs.
+
+    ``probe``: the ops of a ``_ShapeProbe`` run at other sizes of the dynamic axes (or None): a size
+    that differs between the two runs is dynamic.
+    """
+
+    def __init__(self, graph, links, param_names, external, probe=None):
+        self.graph = graph
+        self.links = links
+        self.param_names = param_names
+        self.external = external
+        self.probe = probe
+        self.n_ops = 0
+
+    def _input_name(self, x, array, prefix, label, probed_shape):
+        graph = self.graph
+        name = graph.names.get(id(array))
+        if name is not None:
+            return name
+        base = self.param_names.get(id(array))
+        if base is None:    # an array made during the forward: a constant of this trace
+            base = f"{prefix}{label}/const"
+        array_cpu = backend.CpuDevice().send(array)
+        if probed_shape is not None and tuple(probed_shape) != array.shape:
+            # made from the inputs' sizes (zeros for a first state): one value expanded at run time
+            flat = array_cpu.reshape(-1)
+            ctx = Context(graph, None, [], [array_cpu], [], prefix)
+            ctx.label = label
+            shape = ctx.runtime_shape(array.shape, probed_shape)
+            if flat.size == 0 or (flat != flat[0]).any() or shape is None:
+                ctx.unsupported(f"an input of shape {array.shape} made in Python changes with the dynamic axes "
+                                "(its values cannot follow them)")
+            name = ctx.add("Expand", [graph.add_initializer(flat[:1].reshape(()), base), shape])
+        else:
+            name = graph.add_initializer(array_cpu, base, constant=not isinstance(x, Parameter))
+        graph.name_array(array, name)
+        return name
+
+    def record_op(self, node, xs, in_data):
+        label = type(node).__name__
+        prefix = self.links.prefix()
+        convert = find_converter(node, self.external)
+        if convert is None:
+            raise ExportError(
+                f"export: {label} (at link path {prefix.rstrip('/') or '/'}) has no ONNX converter; "
+                f"write one and pass external_converters={{'{label}': convert}} (see docs/onnx.md)")
+        outputs = self._paused_call(node.forward, in_data)
+        if type(outputs) is not tuple:
+            return outputs   # FunctionNode.apply reports it
+        probed = self._probed(node, in_data, outputs)
+        inputs = [self._input_name(x, a, prefix, label, probed[0][i] if probed else None)
+                  for i, (x, a) in enumerate(zip(xs, in_data))]
+        ctx = Context(self.graph, node, inputs, in_data, outputs, prefix, probed)
+        names = convert(ctx, node)
+        names = [names] if isinstance(names, str) else list(names)
+        if len(names) != len(outputs):
+            raise ExportError(f"export: the converter of {label} (at {prefix}) returned {len(names)} values for "
+                              f"{len(outputs)} outputs")
+        in_dims = self.graph.dims.get(inputs[0]) if inputs else None
+        in_shape = in_data[0].shape if inputs else ()
+        for j, (name, y) in enumerate(zip(names, outputs)):
+            self.graph.name_array(y, name)
+            dims = ctx.out_dims.get(j)
+            if dims is None:
+                dims = (ctx.probed_dims(j) if ctx.probed is not None
+                        else _lined_up(in_dims, in_shape, y.shape))
+            self.graph.dims[name] = dims
+        return outputs
+
+    def _probed(self, node, in_data, outputs):
+        """(input shapes, output shapes) of this op in the probe run, or None."""
+        if self.probe is None:
+            return None
+        i, self.n_ops = self.n_ops, self.n_ops + 1
+        if i >= len(self.probe) or self.probe[i][0] is not type(node) or \
+                len(self.probe[i][1]) != len(in_data) or len(self.probe[i][2]) != len(outputs):
+            warnings.warn("export: at other sizes of the dynamic axes the forward applied other ops (Python "
+                          "control flow on shapes or data); the graph follows the example inputs, and sizes "
+                          "computed in Python are fixed to theirs from here on", stacklevel=4)
+            self.probe = None
+            return None
+        return self.probe[i][1:]
+
+
 def _lined_up(in_dims, in_shape, shape):
     """``shape`` with input 0's dynamic axes where the sizes match position by position (the default)."""
     if in_dims is None:
@@ -118,7 +170,8 @@ def _lined_up(in_dims, in_shape, shape):
 
 
 def _as_inputs(args, input_names):
-    """(call args, call kwargs, [(name, array)]) from ``args``: an array or Variable, a tuple/list, or a dict."""
+    """(call args, call kwargs, [(name, array)], call) from ``args``: an array or Variable, a tuple/list, or a
+    dict; ``call(values)`` makes the call's (args, kwargs) from other values of the inputs."""
     if isinstance(args, dict):
         items = list(args.items())
         call = lambda values: ((), dict(zip(args.keys(), values)))  # NOQA: E731
@@ -141,7 +194,7 @@ def _as_inputs(args, input_names):
         values.append(a)
         named.append((name, array))
     call_args, call_kwargs = call(values)
-    return call_args, call_kwargs, named
+    return call_args, call_kwargs, named, call
 
 
 def _flatten_outputs(out):
@@ -224,11 +277,12 @@ def export(model, args, filename=None, opset_version=None, input_names=None, out
     Only the path the example inputs take is traced: Python branches on data are frozen.
     """
     opset = opsets.check_opset("export", opset_version)
-    call_args, call_kwargs, named_inputs = _as_inputs(args, input_names)
+    call_args, call_kwargs, named_inputs, call = _as_inputs(args, input_names)
     axes = _dynamic_axes(dynamic_axes)
     graph = Graph(opset)
     links = _LinkPaths(model)
-    recorder = _Recorder(graph, links, _param_names(model), external_converters)
+    probe = _probe(model, named_inputs, axes, call, train, graph) if any(n in axes for n, _ in named_inputs) else None
+    recorder = _Recorder(graph, links, _param_names(model), external_converters, probe)
     for name, array in named_inputs:
         graph.unique(name)
         graph.name_array(array, name)
@@ -259,6 +313,36 @@ def export(model, args, filename=None, opset_version=None, input_names=None, out
     if return_named_inout:
         return model_proto, dict(named_inputs), named_outputs
     return model_proto
+
+
+def _probe(model, named_inputs, axes, call, train, graph):
+    """The ops of a run with every dynamic axis one longer (None if that run fails), recording
+    ``graph.dim_sources``: (traced size, probed size) -> (input name, axis, dim name).
+
+    One step for every axis, since axes named apart are often one batch (two inputs of a model)."""
+    values = []
+    for name, array in named_inputs:
+        for axis, dim in sorted(axes.get(name, {}).items()):
+            if axis >= array.ndim:
+                raise ValueError(f"export: dynamic_axes gives axis {axis} of {name!r}, which has shape {array.shape}")
+            n = array.shape[axis]
+            graph.dim_sources.setdefault((n, n + 1), (name, axis, dim))
+            xp = backend.get_array_module(array)
+            array = xp.take(array, xp.arange(n + 1) % max(n, 1), axis=axis)
+        values.append(Variable(array, requires_grad=False))
+    probe = _ShapeProbe()
+    call_args, call_kwargs = call(values)
+    trace_hook.start(probe)
+    try:
+        with kusari.using_config("train", train), kusari.no_backprop_mode():
+            model(*call_args, **call_kwargs)
+    except Exception as e:   # the model's own error at another size: sizes then follow the example inputs
+        warnings.warn(f"export: the forward fails with the dynamic axes one longer ({type(e).__name__}: {e}); "
+                      "sizes computed in Python are fixed to the example inputs'", stacklevel=3)
+        return None
+    finally:
+        trace_hook.stop()
+    return probe.ops
 
 
 def _build_model(graph, named_inputs, outputs, axes, graph_name):

@@ -29,8 +29,10 @@ def register_converter(*node_classes, functions=()):
     return decorate
 
 
-# dropout applies no node outside training, which is what export traces by default
-register_converter(functions=("dropout",))(None)
+# Functions built only from ops the families convert (dropout applies none outside training, which is
+# what export traces by default); tests/onnx/converters/test_composites.py exports each of them.
+register_converter(functions=("dropout", "mean", "average", "bias", "scale", "n_step_lstm", "n_step_bilstm",
+                              "n_step_gru", "n_step_bigru", "n_step_rnn", "n_step_birnn"))(None)
 
 
 def _load_families() -> None:

@@ -9,13 +9,16 @@ from kusari.functions.array.depth2space import Depth2Space
 from kusari.functions.array.flip import Flip
 from kusari.functions.array.get_item import GetItem
 from kusari.functions.array.pad import Pad
+from kusari.functions.array.permutate import Permutate
 from kusari.functions.array.reshape import Reshape
+from kusari.functions.array.separate import Separate
 from kusari.functions.array.space2depth import Space2Depth
 from kusari.functions.array.split_axis import SplitAxis
 from kusari.functions.array.stack import Stack
 from kusari.functions.array.sum_to import SumTo
 from kusari.functions.array.tile import Tile
 from kusari.functions.array.transpose import Transpose
+from kusari.functions.array.transpose_sequence import TransposeSequence
 from kusari.functions.array.where import Where
 from kusari.onnx.converters import register_converter
 
@@ -39,6 +42,12 @@ def _transpose(ctx, node):
 
 @register_converter(BroadcastTo, functions=("broadcast_to", "broadcast"))
 def _broadcast_to(ctx, node):
+    if ctx.probed is not None:
+        shape = ctx.runtime_shape(node._shape, ctx.probed[1][0])
+        if shape is None:
+            ctx.unsupported(f"broadcast to {node._shape}: a size changes with the dynamic axes and follows none "
+                            "of the inputs' axes")
+        return ctx.add("Expand", [ctx.inputs[0], shape])
     # Expand broadcasts both ways: a 1 keeps the input's (possibly dynamic) size
     shape = list(node._shape)
     in_shape, dyn = ctx.in_arrays[0].shape, ctx.dynamic(0)
@@ -79,6 +88,36 @@ def _split_axis(ctx, node):
     sizes = [y.shape[node._axis] for y in ctx.out_arrays]
     out = ctx.add("Split", [ctx.inputs[0], ctx.ints(sizes)], n_outputs=len(sizes), axis=int(node._axis))
     return [out] if len(sizes) == 1 else out
+
+
+@register_converter(Separate, functions=("separate",))
+def _separate(ctx, node):
+    axis = int(node._axis)
+    n = ctx.in_arrays[0].shape[axis]
+    parts = ctx.add("Split", [ctx.inputs[0], ctx.ints([1] * n)], n_outputs=n, axis=axis) if n > 1 else [ctx.inputs[0]]
+    squeeze = ctx.ints([axis])
+    return [ctx.add("Squeeze", [p, squeeze]) for p in parts]
+
+
+@register_converter(TransposeSequence, functions=("transpose_sequence",))
+def _transpose_sequence(ctx, node):
+    """Time-major from batch-major: output t stacks row t of every sequence longer than t."""
+    lengths = [a.shape[0] for a in ctx.in_arrays]
+    axis0 = ctx.ints([0])
+    outputs = []
+    for t in range(len(ctx.out_arrays)):
+        rows = [ctx.add("Slice", [x, ctx.ints([t]), ctx.ints([t + 1]), axis0])
+                for x, n in zip(ctx.inputs, lengths) if n > t]
+        outputs.append(ctx.add("Concat", rows, axis=0) if len(rows) > 1 else ctx.add("Identity", rows))
+    return outputs
+
+
+@register_converter(Permutate, functions=("permutate",))
+def _permutate(ctx, node):
+    indices = numpy.asarray(node._indices).reshape(-1)
+    if node._inv:
+        indices = numpy.argsort(indices)
+    return ctx.add("Gather", [ctx.inputs[0], ctx.ints(indices)], axis=int(node._axis))
 
 
 @register_converter(Cast, functions=("cast",))

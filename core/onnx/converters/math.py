@@ -12,6 +12,7 @@ from kusari.functions.math.erf import Erf
 from kusari.functions.math.exponential import Exp, Expm1, Log, Log10, Log1p, Log2
 from kusari.functions.math.hyperbolic import Arctanh, Cosh, Sinh
 from kusari.functions.math.identity import Identity
+from kusari.functions.math.linear_interpolate import LinearInterpolate
 from kusari.functions.math.logsumexp import LogSumExp
 from kusari.functions.math.matmul import MatMul
 from kusari.functions.math.maximum import Maximum, Minimum
@@ -110,6 +111,12 @@ def _square(ctx, node):
 def _squared_difference(ctx, node):
     d = ctx.add("Sub", ctx.inputs)
     return ctx.add("Mul", [d, d])
+
+
+@register_converter(LinearInterpolate, functions=("linear_interpolate",))
+def _linear_interpolate(ctx, node):
+    p, x, y = ctx.inputs
+    return ctx.add("Add", [ctx.add("Mul", [p, ctx.add("Sub", [x, y])]), y])
 
 
 @register_converter(Clip, functions=("clip",))

@@ -45,13 +45,17 @@ CASES = {
     "depth2space": (lambda x: F.depth2space(x, 2), _x(8, 2, 3)),
     "space2depth": (lambda x: F.space2depth(x, 2), _x(2, 4, 6)),
     "get_item": (lambda x: x[:, 1:3, None, ::-1, 2], _x(4, 5, 3)),
+    "separate": (lambda x: F.separate(x, axis=1), _x(3, 2)),
+    "permutate": (lambda x: F.permutate(x, numpy.array([2, 0, 1], numpy.int32), axis=1, inv=True), _x(3)),
+    "transpose_sequence": (lambda x: F.transpose_sequence([x[0], x[1, :2], x[2, :1]]),
+                           lambda n: (rng.standard_normal((3, 4, 2)).astype(numpy.float32),)),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_array_matches_onnxruntime(name, check):
     func, make_inputs = CASES[name]
-    dynamic = name not in ("sum_to", "vstack", "flipud")   # these fold or move the batch axis
+    dynamic = name not in ("sum_to", "vstack", "flipud", "transpose_sequence")   # these fold or move the batch axis
     check(func, make_inputs, dynamic=dynamic)
 
 

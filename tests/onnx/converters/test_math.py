@@ -36,6 +36,7 @@ CASES = {
     "maximum": (F.maximum, _xy(3)), "minimum": (F.minimum, _xy(3)),
     "squared_difference": (F.squared_difference, _xy(3)),
     "clip": (lambda x: F.clip(x, -0.5, 1.0), _x(3)),
+    "linear_interpolate": (lambda a, b: F.linear_interpolate(F.sigmoid(a), a, b), _xy(3)),
     "identity": (F.identity, _x(3)),
     "matmul": (lambda x: F.matmul(x, M), _x(4)),
     "batch_matmul": (lambda a, b: F.batch_matmul(a, b, transb=True), _xy(3, 4)),
