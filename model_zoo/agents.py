@@ -20,14 +20,15 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
 import numpy
 
 import kusari
 import kusari.functions as F
 import kusari.links as L
 from kusari import optimizers
+# kusari.rl first: without gymnasium, its ImportError names the [rl] extra to install
 from kusari.rl import explorers, initializers, nn, policies, q_functions, replay_buffers
+import gymnasium
 from kusari.rl.agent import Agent, BatchAgent, load_weights, save_weights
 from kusari.rl.agents import A2C, A3C, DDPG, DQN, PPO, TD3, SoftActorCritic
 from kusari.rl.optimizers import SharedRMSpropEpsInsideSqrt

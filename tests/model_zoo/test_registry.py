@@ -291,3 +291,25 @@ def test_a_shipped_file_needs_a_checksum(isolated):
     (isolated / "shipped" / "u.npz").write_bytes(GOOD)
     assert registry.shipped_file_problems(str(isolated / "shipped")) == [
         "u: u.npz is shipped but the entry has no sha256; register the shipped file's checksum"]
+
+
+def test_an_agent_without_the_rl_extra_names_the_extra():
+    """Without gymnasium, loading a zoo agent says which extra to install (not a bare 'No module named')."""
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""
+        import importlib.util, sys
+        real = importlib.util.find_spec
+        importlib.util.find_spec = lambda name, *a: None if name == "gymnasium" else real(name, *a)
+        sys.modules["gymnasium"] = None   # and `import gymnasium` fails, as where it is not installed
+        import kusari.model_zoo
+        try:
+            kusari.model_zoo.load("dqn-cartpole")
+        except ImportError as e:
+            print(e)
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ("kusari.rl needs gymnasium, which is not installed; "
+                                     "install it with: pip install 'kusari[rl]'")
