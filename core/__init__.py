@@ -1,10 +1,13 @@
 """kusari: define-by-run deep learning with Chainer v7's API on NumPy 2 and CuPy."""
 __version__ = "0.1.0.dev0"
 
+# Chainer's switch for kusari.utils.experimental's FutureWarning
+disable_experimental_feature_warning = False
+
 # engine
 from kusari import configuration  # NOQA
 from kusari.configuration import (config, force_backprop_mode, get_dtype, global_config,  # NOQA
-                                  is_debug, no_backprop_mode, set_debug, using_config)
+                                  is_debug, mixed16, no_backprop_mode, set_debug, using_config)
 from kusari import backend  # NOQA
 from kusari.backend import get_array_types, get_device, using_device  # NOQA
 from kusari import backends  # NOQA

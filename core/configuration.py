@@ -155,6 +155,18 @@ def is_debug() -> bool:
     return bool(config.debug)
 
 
+class _Mixed16(str):
+    """The dtype name ``'mixed16'`` (float16 compute, float32 master weights), shown as Chainer shows it."""
+
+    dtype = numpy.dtype(numpy.float16)
+
+    def __repr__(self):
+        return "dtype('mixed16')"
+
+
+mixed16 = _Mixed16("mixed16")
+
+
 def get_dtype(dtype=None, map_mixed16=None):
     """The dtype to create float arrays with: ``dtype`` if given, else ``config.dtype``.
 

@@ -62,8 +62,9 @@ class Link:
         object.__setattr__(self, "_device", backend.CpuDevice())
         self.name = None
         for name, value in params.items():
-            shape, dtype = (value, None) if not isinstance(value, tuple) or not value \
-                or not isinstance(value[-1], (type, numpy.dtype)) else (value[0], value[1])
+            # Chainer's (shape, dtype) pairs; the dtype may be a type, a numpy.dtype or a name ('d')
+            shape, dtype = (value[0], value[1]) if isinstance(value, tuple) and len(value) == 2 \
+                and isinstance(value[1], (type, numpy.dtype, str)) else (value, None)
             self.add_param(name, shape, dtype=dtype)
 
     # registration ---------------------------------------------------------------
@@ -500,10 +501,12 @@ class ChainList(Link):
     append = add_link
 
     def __setitem__(self, index, link):
-        """Replace the child at ``index`` by ``link``."""
-        if not isinstance(link, Link):
-            raise TypeError(f"ChainList.__setitem__: expected a Link, got {type(link).__name__}")
-        self._children[index] = link
+        """Replace the child at ``index`` by ``link`` (for a slice, the children by a sequence of Links)."""
+        links = list(link) if isinstance(index, slice) and isinstance(link, (list, tuple, ChainList)) else [link]
+        for item in links:
+            if not isinstance(item, Link):
+                raise TypeError(f"ChainList.__setitem__: expected a Link, got {type(item).__name__}")
+        self._children[index] = links if isinstance(index, slice) else link
         self._rename_children()
 
     def __delitem__(self, index):

@@ -226,7 +226,8 @@ class Optimizer:
         """Attach this optimizer to ``link``; returns self."""
         from kusari.link import Link
         if not isinstance(link, Link):
-            raise TypeError(f"{type(self).__name__}.setup: expected a Link, got {type(link).__name__}")
+            raise TypeError(f"{type(self).__name__}.setup: optimization target must be a link, "
+                            f"got {type(link).__name__}")
         self.target = link
         self.t = 0
         self.epoch = 0
@@ -301,6 +302,10 @@ class Optimizer:
         2**(1/interval) per finite step; halve on an overflow, whose step is skipped. The scale stays
         within [1, 65504] (float16's largest value).
         """
+        if interval < 1:
+            raise ValueError(f"{type(self).__name__}.loss_scaling: interval must be at least 1, got {interval}")
+        if scale is not None and not scale > 0:
+            raise ValueError(f"{type(self).__name__}.loss_scaling: scale must be positive, got {scale}")
         self._loss_scaling_interval = None if scale is not None else interval
         self._loss_scale = float(scale) if scale is not None else 1.0
         self._loss_scaling_overflowed = False

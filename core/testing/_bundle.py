@@ -44,13 +44,17 @@ def generate_variants(base, make):
 def wrap_method(method, call, marks=()):
     """A new function named as ``method`` that runs ``call(self, *args, **kwargs)``, with pytest ``marks``.
 
-    Marks already on ``method`` (pytest's ``pytestmark``) are not carried over: the caller decides.
+    The marks already on ``method`` stay (a second ``inject_backend_tests`` keeps the first one's
+    ``gpu``), except ``parametrize``: the wrapper supplies that argument itself.
     """
     def wrapped(self, *args, **kwargs):
         return call(self, *args, **kwargs)
     wrapped.__name__ = method.__name__
     wrapped.__qualname__ = getattr(method, "__qualname__", method.__name__)
     wrapped.__doc__ = method.__doc__
+    kept = [m for m in getattr(method, "pytestmark", ()) if m.name != "parametrize"]
+    if kept:
+        wrapped.pytestmark = kept
     for mark in marks:
         wrapped = mark(wrapped)
     return wrapped

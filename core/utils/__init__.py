@@ -1,6 +1,7 @@
 """Small helpers shared across kusari: array coercion, cheap input validation, shape sizes, files."""
 import hashlib
 import os
+import warnings
 
 import numpy
 
@@ -95,7 +96,8 @@ def check_same_dtype(fname: str, **arrays) -> None:
     items = [(k, v) for k, v in arrays.items() if v is not None]
     if len({v.dtype for _, v in items}) > 1:
         desc = ", ".join(f"{k}.dtype={v.dtype}" for k, v in items)
-        _invalid(f"{fname}: dtypes must match ({desc}); cast explicitly, kusari never upcasts")
+        _invalid(f"{fname}: dtypes must match ({desc}); cast explicitly (F.cast(x, dtype) or "
+                 f"array.astype(dtype)), kusari never upcasts")
 
 
 def check_ndim(fname: str, argname: str, x, ndim) -> None:
@@ -131,3 +133,11 @@ def normalize_axis(fname: str, axis, ndim: int):
 
 from kusari.utils.sparse import CooMatrix, get_order, to_coo  # NOQA  (after the helpers it imports)
 from kusari.utils.walker_alias import WalkerAlias  # NOQA
+
+
+def experimental(api_name: str) -> None:
+    """Warn (FutureWarning) that ``api_name`` is experimental, unless ``kusari.disable_experimental_feature_warning``."""
+    import kusari
+    if not kusari.disable_experimental_feature_warning:
+        warnings.warn(f"{api_name} is experimental. The interface can change in the future.", FutureWarning,
+                      stacklevel=2)

@@ -65,6 +65,8 @@ def test_chainlist_item_assignment_deletion_and_iadd():
     assert sorted(name for name, _ in cl.namedparams()) == ["/0/W", "/0/b", "/1/W", "/1/b", "/2/W", "/2/b"]
     with pytest.raises(TypeError, match="got int"):
         cl += 1
+    cl[1:] = [L.Linear(5, 8)]
+    assert [c.out_size for c in cl] == [5, 8] and cl[1].name == "1"
 
 
 def test_link_from_params_says_which_class_lacks_it():
@@ -84,3 +86,41 @@ def test_op_modules_resolve_as_in_chainer():
     import kusari.functions.rnn.n_step_lstm as n_step_lstm
     assert n_step_lstm.n_step_lstm is F.n_step_lstm
     assert F.array.im2col.im2col is F.im2col
+
+
+def test_mixed16_is_chainers_dtype_name():
+    assert repr(kusari.mixed16) == "dtype('mixed16')" and kusari.mixed16 == "mixed16"
+    assert kusari.mixed16.dtype == numpy.float16
+    with kusari.using_config("dtype", kusari.mixed16):
+        assert L.Linear(2, 3).W.dtype == numpy.float16
+        assert kusari.get_dtype(map_mixed16=numpy.float32) == numpy.float32
+
+
+def test_experimental_warns_unless_disabled(monkeypatch):
+    from kusari import utils
+    with pytest.warns(FutureWarning, match="foo is experimental"):
+        utils.experimental("foo")
+    monkeypatch.setattr(kusari, "disable_experimental_feature_warning", True)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        utils.experimental("foo")
+
+
+class _AccumulateOnly(FunctionNode):
+    """A Chainer node that defines backward_accumulate and no backward."""
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
+        g = grad_outputs[0] * 2
+        return (g if grad_inputs[0] is None else g + grad_inputs[0]),
+
+
+def test_a_node_with_only_backward_accumulate_backpropagates():
+    x = Variable(numpy.array([1.0, 2.0], numpy.float32))
+    y = _AccumulateOnly().apply((x,))[0] + _AccumulateOnly().apply((x,))[0]
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    assert x.grad.tolist() == [4.0, 4.0]
