@@ -151,13 +151,16 @@ class FunctionNode(ForwardDispatch):
 
     def backward(self, target_input_indexes, grad_outputs):
         """Gradients (Variables or None) for the inputs listed in ``target_input_indexes``."""
+        if type(self).backward_accumulate is not FunctionNode.backward_accumulate:
+            # a Chainer node that defines backward_accumulate only: the engine adds the gradients itself
+            return self.backward_accumulate(target_input_indexes, grad_outputs, (None,) * len(target_input_indexes))
         raise NotImplementedError(f"{self.label} does not implement backward")
 
     def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs):
         """``backward``'s gradients, each added to the matching one of ``grad_inputs`` (None: nothing to add).
 
-        Chainer's API for callers; kusari's engine accumulates itself and calls ``backward`` only,
-        so a node must implement ``backward`` (overriding only this method is not enough).
+        Chainer's API. kusari's engine calls ``backward`` and accumulates itself; a node that overrides
+        only this method gets a ``backward`` that calls it with no gradients to add.
         """
         gxs = tuple(self.backward(target_input_indexes, grad_outputs))
         if len(gxs) == len(self.inputs) != len(target_input_indexes):   # one per input, as Chainer allows
