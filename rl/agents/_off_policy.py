@@ -40,9 +40,17 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
                           replay_start_size: int, minibatch_size: int, update_interval: int,
                           n_times_update: int, phi: Callable, batch_states: Callable,
                           burnin_action_func: Callable | None, logger,
-                          models: Sequence[kusari.Link]) -> None:
-        """Check and store the arguments every such agent takes; send ``models`` to ``gpu``."""
+                          models: dict[str, kusari.Link]) -> None:
+        """Check and store the arguments every such agent takes; send ``models`` (argument name ->
+        network) to ``gpu``."""
         agent = type(self).__name__
+        for name, link in models.items():
+            if next(iter(link.params()), None) is None:
+                # a PFRL user's torch module registers every layer it is given; a Chain only those
+                # assigned in init_scope, and a critic without parameters never learns
+                raise ValueError(f"{agent}: {name} ({type(link).__name__}) has no parameters to "
+                                 "train; a Chain registers only the links assigned inside "
+                                 "`with self.init_scope():`")
         require(agent, "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
         for name, value in (("minibatch_size", minibatch_size), ("update_interval", update_interval),
                             ("n_times_update", n_times_update)):
@@ -58,7 +66,7 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
         self.replay_buffer = replay_buffer
         self.gamma = gamma
         self.gpu = gpu
-        self.device = place_model(gpu, *models)
+        self.device = place_model(gpu, *models.values())
         self.replay_start_size = replay_start_size
         self.minibatch_size = minibatch_size
         self.update_interval = update_interval

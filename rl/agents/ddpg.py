@@ -81,7 +81,7 @@ class DDPG(_OffPolicyActorCritic):
         check_optimizer("DDPG", "critic_optimizer", critic_optimizer, q_func, "q_func")
         self._setup_off_policy(replay_buffer, gamma, gpu, replay_start_size, minibatch_size,
                                update_interval, n_times_update, phi, batch_states,
-                               burnin_action_func, logger, (policy, q_func))
+                               burnin_action_func, logger, {"policy": policy, "q_func": q_func})
         self.policy = policy
         self.q_function = q_func
         self.actor_optimizer = actor_optimizer

@@ -106,7 +106,7 @@ class SoftActorCritic(_OffPolicyActorCritic):
         check_optimizer(who, "q_func2_optimizer", q_func2_optimizer, q_func2, "q_func2")
         self._setup_off_policy(replay_buffer, gamma, gpu, replay_start_size, minibatch_size,
                                update_interval, 1, phi, batch_states, burnin_action_func, logger,
-                               (policy, q_func1, q_func2))
+                               {"policy": policy, "q_func1": q_func1, "q_func2": q_func2})
         self.policy = policy
         self.q_func1 = q_func1
         self.q_func2 = q_func2

@@ -97,7 +97,8 @@ class TD3(_OffPolicyActorCritic):
         check_optimizer("TD3", "q_func2_optimizer", q_func2_optimizer, q_func2, "q_func2")
         self._setup_off_policy(replay_buffer, gamma, gpu, replay_start_size, minibatch_size,
                                update_interval, n_times_update, phi, batch_states,
-                               burnin_action_func, logger, (policy, q_func1, q_func2))
+                               burnin_action_func, logger,
+                               {"policy": policy, "q_func1": q_func1, "q_func2": q_func2})
         self.policy = policy
         self.q_func1 = q_func1
         self.q_func2 = q_func2

@@ -35,7 +35,7 @@ def critic():
     return ListedMLP(OBS + ACTION, 1, concat=True)
 
 
-def make_agent(name):
+def make_agent(name, critic=critic):
     common = dict(replay_start_size=4, minibatch_size=4)
     if name == "DDPG":
         policy, q = ListedMLP(OBS, ACTION, policies.DeterministicHead()), critic()
@@ -84,3 +84,22 @@ def test_targets_run_their_own_layers_when_a_network_lists_them(name):
         numpy.testing.assert_array_equal(output(target, x), before, err_msg=target_name)
         agent.sync_target_network()
         assert not numpy.array_equal(output(target, x), before), f"{target_name} did not move"
+
+
+class UnregisteredCritic(kusari.Chain):
+    """A critic ported from torch as is: its layers assigned outside init_scope."""
+
+    def __init__(self):
+        super().__init__()
+        self.l1 = L.Linear(OBS + ACTION, 1)
+
+    def forward(self, x):
+        return self.l1(F.concat(x, axis=1))
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_a_network_without_parameters_is_refused(name):
+    # it would never learn: trained as is, SAC on Pendulum-v1 ends 3,000 steps at about -1300
+    with pytest.raises(ValueError, match=r"q_func1? \(UnregisteredCritic\) has no parameters to "
+                                         r"train; .*init_scope"):
+        make_agent(name, critic=UnregisteredCritic)
