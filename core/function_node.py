@@ -40,13 +40,17 @@ class FunctionNode(ForwardDispatch):
     built from other FunctionNodes is itself differentiable, so double backprop comes free.
     ``retain_inputs`` / ``retain_outputs`` called inside ``forward`` say what backward needs.
 
-    An op may add the fast path ``backward_arrays(target_input_indexes, grad_outputs)``: the
-    same gradients as ``backward``, bit for bit, computed on arrays. ``grad_outputs`` are arrays
-    or None; it returns one array or None per input (all inputs, or those of
-    ``target_input_indexes``), or None as a whole to defer to ``backward`` for this call.
-    Backprop calls it whenever no graph of the backward is needed (no double backprop), through
-    ``kusari._backprop.run_node_backward``; ``kusari.testing.FunctionTestCase`` proves it equal
-    to ``backward``.
+    ``backward`` is an op's one gradient definition. When no graph of the backward is needed
+    (no double backprop), backprop runs it on Variables without nodes, with
+    ``config.enable_backprop`` off, so its ops record nothing (``kusari._backprop.run_node_backward``).
+
+    An op may add ``backward_arrays(target_input_indexes, grad_outputs)``, the same gradients
+    computed on arrays, only where a bench measures a loss over 5 % without it (the few that do
+    are listed, with their figures, in docs/performance.md). ``grad_outputs`` are arrays or None;
+    it returns one array or None per input (all inputs, or those of ``target_input_indexes``), or
+    None as a whole to defer to ``backward`` for this call. Backprop calls it instead of
+    ``backward`` when no graph of the backward is needed; ``kusari.testing.FunctionTestCase``
+    proves it equal to ``backward`` bit for bit.
 
     A subclass that overrides ``backward`` does not inherit ``backward_arrays``: the inherited one
     computes the base's gradients, not the new ones. To keep it anyway, say so in the subclass:
@@ -60,7 +64,7 @@ class FunctionNode(ForwardDispatch):
     _output_indexes_to_retain = None
     _retained_output_data = None
 
-    backward_arrays = None    # the optional array-level backward (see the class docstring)
+    backward_arrays = None    # the array-level twin of a few measured ops (see the class docstring)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -24,41 +24,23 @@ class SquashedGaussianDraw(FunctionNode):
     def backward(self, indexes, grad_outputs):
         log_scale, eps = self.get_retained_inputs()
         y, = self.get_retained_outputs()
-        g = self._pre_tanh_gradient(grad_outputs, y, lambda v: v)
-        return self._input_gradients(indexes, g, F.exp(log_scale), eps, F.sum)
-
-    def backward_arrays(self, indexes, grad_outputs):
-        inputs = self.inputs
-        log_scale, eps = inputs[1].data, inputs[2].data
-        xp = backend.get_array_module(eps)
-        g = self._pre_tanh_gradient(grad_outputs, self._retained_output_data[0], utils.force_array)
-        return tuple(utils.force_array(gx) for gx in
-                     self._input_gradients(indexes, g, xp.exp(log_scale), eps, _sum_array))
-
-    @staticmethod
-    def _pre_tanh_gradient(grad_outputs, y, force):
-        """The gradient with respect to ``u``: through ``y``'s tanh, plus ``u``'s own."""
         gy, gu = grad_outputs
-        g = None if gy is None else force(gy * force(1.0 - force(y * y)))
+        g = None if gy is None else gy * (1.0 - y * y)   # the gradient with respect to u
         if gu is not None:
             g = gu if g is None else g + gu
-        return g
+        return self._input_gradients(indexes, g, F.exp(log_scale), eps)
 
     @staticmethod
-    def _input_gradients(indexes, g, scale, eps, sum_):
+    def _input_gradients(indexes, g, scale, eps):
         """The gradients of the inputs in ``indexes`` from ``g``, the gradient with respect to ``u``."""
         sample_axes = tuple(range(eps.ndim - scale.ndim))
 
         def to_parameter_shape(v):
-            return sum_(v, axis=sample_axes) if sample_axes else v
+            return F.sum(v, axis=sample_axes) if sample_axes else v
         gradients = {0: lambda: to_parameter_shape(g),
                      1: lambda: to_parameter_shape(g * eps) * scale,
                      2: lambda: g * scale}
         return tuple(gradients[i]() for i in indexes)
-
-
-def _sum_array(a, axis):
-    return a.sum(axis=axis)
 
 
 def squashed_gaussian_draw(loc, log_scale, eps) -> tuple:

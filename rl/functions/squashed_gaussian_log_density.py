@@ -37,15 +37,6 @@ class SquashedGaussianLogDensity(FunctionNode):
         z = (u - loc) * inv_scale
         return tuple(gy * self._local_slope(i, F.tanh, u, z, z * inv_scale) for i in indexes)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        u, loc, log_scale = (x.data for x in self.inputs)
-        xp = backend.get_array_module(u)
-        gy = xp.broadcast_to(grad_outputs[0][..., None], u.shape)
-        inv_scale = xp.exp(-log_scale)
-        z = (u - loc) * inv_scale
-        return tuple(utils.force_array(gy * self._local_slope(i, xp.tanh, u, z, z * inv_scale))
-                     for i in indexes)
-
     @staticmethod
     def _local_slope(index, tanh, u, z, z_over_scale):
         """The derivative of the summand with respect to input ``index`` (Variables or arrays)."""

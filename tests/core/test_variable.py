@@ -303,6 +303,50 @@ def test_array_level_backward_matches_closed_form():
     numpy.testing.assert_allclose(xv.grad, dh @ W, rtol=1e-5, atol=1e-6)
 
 
+def test_backward_without_double_backprop_runs_backward_recording_no_graph():
+    """The one gradient definition serves both paths: without double backprop an op's backward
+    runs on node-less Variables and the ops it applies record nothing, with the same bits."""
+    seen = []
+
+    class Cube(kusari.FunctionNode):
+        def forward(self, inputs):
+            self.retain_inputs((0,))
+            return inputs[0] ** 3,
+
+        def backward(self, indexes, grad_outputs):
+            x, = self.get_retained_inputs()
+            gy, = grad_outputs
+            gx = gy * (x * x) * 3.0
+            seen.append((gy, gx))
+            return gx,
+
+    data = numpy.random.default_rng(0).standard_normal((2, 3)).astype(numpy.float32)
+    grads = {}
+    for double in (False, True):
+        seen.clear()
+        x = kusari.Variable(data.copy())
+        y = Cube().apply((x,))[0]
+        y.grad = numpy.ones_like(data)
+        y.backward(enable_double_backprop=double)
+        grads[double] = x.grad
+        (gy, gx), = seen
+        if double:
+            assert gx.creator_node is not None      # a graph of the backward, to differentiate
+        else:
+            assert not _has_node(gy) and not _has_node(gx)
+    numpy.testing.assert_array_equal(grads[False], grads[True])
+    numpy.testing.assert_allclose(grads[False], 3 * data ** 2, rtol=1e-6)
+
+
+def _has_node(var):
+    """Whether ``var`` has its node already (a node-less one makes it on first use)."""
+    try:
+        object.__getattribute__(var, "_node")
+    except AttributeError:
+        return False
+    return True
+
+
 def test_subclass_overriding_backward_does_not_inherit_array_backward():
     from kusari.functions.activation.relu import ReLU
 

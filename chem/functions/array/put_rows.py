@@ -20,9 +20,6 @@ class PutRows(FunctionNode):
         from kusari.chem.functions.array.take_rows import TakeRows   # each is the other's gradient
         return TakeRows(self.rows, self.n).apply(grad_outputs)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        return grad_outputs[0][self.rows],
-
 
 def put_rows(y, rows, n: int):
     """An (n, ...) Variable of zeros with ``y``'s rows (len(rows), ...) at the distinct ``rows``.

@@ -20,9 +20,6 @@ class TakeRows(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return PutRows(self.rows, self.n).apply(grad_outputs)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        return PutRows(self.rows, self.n).forward(grad_outputs)
-
 
 def take_rows(x, rows):
     """``x[rows]`` for distinct integer ``rows`` (an int array of the same array module as x).

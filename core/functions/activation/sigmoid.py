@@ -20,11 +20,6 @@ class Sigmoid(FunctionNode):
         y, = self.get_retained_outputs()
         return grad_outputs[0] * y * (1.0 - y),
 
-    def backward_arrays(self, indexes, grad_outputs):
-        y = self._retained_output_data[0]
-        force = utils.force_array
-        return force(force(grad_outputs[0] * y) * force(1.0 - y)),
-
 
 def sigmoid(x):
     """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``.

@@ -1,7 +1,7 @@
 """softplus: the smooth rectifier log(1 + exp(beta * x)) / beta, elementwise."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.activation.sigmoid import sigmoid, sigmoid_array
+from kusari.functions.activation.sigmoid import sigmoid
 
 
 def softplus_array(xp, x):
@@ -23,11 +23,6 @@ class Softplus(FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         return grad_outputs[0] * sigmoid(x * self.beta),
-
-    def backward_arrays(self, indexes, grad_outputs):
-        x = self.inputs[0].data
-        slope = sigmoid_array(backend.get_array_module(x), utils.force_array(x * self.beta))
-        return utils.force_array(grad_outputs[0] * slope),
 
 
 def softplus(x, beta=1.0):

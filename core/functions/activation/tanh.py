@@ -14,11 +14,6 @@ class Tanh(FunctionNode):
         y, = self.get_retained_outputs()
         return grad_outputs[0] * (1.0 - y * y),
 
-    def backward_arrays(self, indexes, grad_outputs):
-        y = self._retained_output_data[0]
-        force = utils.force_array
-        return force(grad_outputs[0] * force(1.0 - force(y * y))),
-
 
 def tanh(x):
     """Elementwise hyperbolic tangent.

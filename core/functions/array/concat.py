@@ -41,11 +41,6 @@ class Concat(FunctionNode):
         gxs = split_axis(grad_outputs[0], self._offsets(), self._axis, force_tuple=True)
         return tuple(gxs[i] for i in indexes)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        gy = grad_outputs[0]
-        gxs = backend.get_array_module(gy).split(gy, self._offsets(), axis=self._axis)
-        return tuple([gxs[i] for i in indexes])
-
     def _offsets(self) -> list:
         """Where the inputs start along the axis, the first excepted: the split points of the gradient."""
         return numpy.cumsum(self._sizes[:-1]).tolist()

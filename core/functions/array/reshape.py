@@ -18,10 +18,6 @@ class Reshape(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return reshape(grad_outputs[0], self.inputs[0].shape),
 
-    def backward_arrays(self, indexes, grad_outputs):
-        gy, shape = grad_outputs[0], self.inputs[0].shape
-        return (gy if gy.shape == shape else gy.reshape(shape)),
-
 
 def reshape(x, shape):
     """``x`` with shape ``shape`` (one entry may be -1)."""

@@ -38,10 +38,6 @@ class SplitAxis(FunctionNode):
         gys = fill_missing(grad_outputs, self._shapes, self.inputs[0].dtype)
         return concat(gys, axis=self._axis),
 
-    def backward_arrays(self, indexes, grad_outputs):
-        gys = fill_missing(grad_outputs, self._shapes, self.inputs[0].dtype)
-        return backend.get_array_module(*gys).concatenate(gys, axis=self._axis),
-
 
 def split_axis(x, indices_or_sections, axis, force_tuple=True):
     """Split ``x`` along ``axis`` like ``numpy.split``.

@@ -112,20 +112,6 @@ class Convolution(FunctionNode):
             ret.append(bias_grad(gy))
         return tuple(ret)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        x, W = self.inputs[0].data, self.inputs[1].data
-        gy, = grad_outputs
-        ret = []
-        if 0 in indexes:  # what the Deconvolution node of ``backward`` computes
-            ret.append(conv.deconv_forward(gy, W, self.stride, self.pad, x.shape[2:], self.dilate,
-                                           self.groups))
-        if 1 in indexes:
-            ret.append(conv.conv_weight_grad(x, gy, W.shape[2:], self.stride, self.pad,
-                                             self.cover_all, self.dilate, self.groups))
-        if 2 in indexes:  # what F.sum computes in ``bias_grad``
-            ret.append(utils.force_array(gy.sum(axis=(0,) + tuple(range(2, gy.ndim)))))
-        return tuple(ret)
-
 
 class ConvolutionWeightGrad(FunctionNode):
     """gW = conv_weight_grad(x, gy); bilinear in (x, gy), so its gradients are (de)convolutions with ggW."""

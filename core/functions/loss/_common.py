@@ -81,8 +81,7 @@ class PointwiseLoss(FunctionNode):
     Subclasses set ``fname``, ``argnames`` and ``reductions`` and implement ``_loss(xp, *arrays)``
     (the elementwise loss array) and ``_grads(indexes, inputs, gy)``: the gradients of
     ``sum(gy * loss)`` for the inputs in ``indexes``, where ``inputs`` are the retained input
-    Variables (arrays, for a loss whose ``backward_arrays`` is ``_grads_backward_arrays``) and ``gy``
-    already broadcasts against the elementwise loss.
+    Variables and ``gy`` already broadcasts against the elementwise loss.
     """
 
     fname = ""
@@ -114,24 +113,15 @@ class PointwiseLoss(FunctionNode):
         return utils.force_array(loss),
 
     def backward(self, indexes, grad_outputs):
-        from kusari.functions.array.reshape import reshape
-        gy = self._elementwise_gy(grad_outputs[0], reshape, lambda v: v)
+        gy = self._elementwise_gy(grad_outputs[0])
         return self._grads(indexes, self.get_retained_inputs(), gy)
 
-    backward_arrays = None
-
-    def _grads_backward_arrays(self, indexes, grad_outputs):
-        """``backward`` on arrays, building no graph: a loss whose ``_grads`` is plain arithmetic
-        (it runs on arrays as on Variables) takes it as its ``backward_arrays``."""
-        gy = self._elementwise_gy(grad_outputs[0], lambda a, shape: a.reshape(shape), utils.force_array)
-        inputs = tuple([x.data for x in self.inputs])
-        return tuple([utils.force_array(g) for g in self._grads(indexes, inputs, gy)])
-
-    def _elementwise_gy(self, gy, reshape, force):
-        """The reduced loss's gradient ``gy`` made to broadcast against the elementwise loss."""
+    def _elementwise_gy(self, gy):
+        """The reduced loss's gradient ``gy`` (a Variable) made to broadcast against the elementwise loss."""
+        from kusari.functions.array.reshape import reshape
         shape = self.inputs[0].shape
         if self.reduce == "mean":
-            return force(gy * (1.0 / max(utils.size_of_shape(shape), 1)))
+            return gy * (1.0 / max(utils.size_of_shape(shape), 1))
         if self.reduce == "sum_along_second_axis":
             return reshape(gy, shape[:1] + (1,) + shape[2:])
         return gy

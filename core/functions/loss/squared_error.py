@@ -6,7 +6,6 @@ class SquaredError(PointwiseLoss):
     fname = "squared_error"
     argnames = ("x0", "x1")
     reductions = ("no", "mean")
-    backward_arrays = PointwiseLoss._grads_backward_arrays
 
     def _loss(self, xp, x0, x1):
         diff = x0 - x1

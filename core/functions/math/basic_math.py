@@ -20,12 +20,6 @@ def _sum_to_input(g, node):
     return sum_to(g, node.shape)
 
 
-def _times_constant(g, value):
-    """``g * value`` on arrays as a Variable times a constant computes it (``_binary``'s cast)."""
-    c = _as_constant(value, g)
-    return utils.force_array(g * (value if c is None else c))
-
-
 def _check_operands(fname, a, b):
     if a.dtype != b.dtype:
         raise TypeError(f"{fname}: operand dtypes differ ({a.dtype} and {b.dtype}, shapes "
@@ -75,11 +69,6 @@ class Sub(_Binary):
         gy = grad_outputs[0]
         return tuple(_sum_to_input(gy if i == 0 else -gy, self.inputs[i]) for i in indexes)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        gy = grad_outputs[0]
-        return tuple([_sum_to(gy if i == 0 else utils.force_array(-gy), self.inputs[i].shape)
-                      for i in indexes])
-
 
 class Mul(_Binary):
     _fname = "mul"
@@ -92,13 +81,6 @@ class Mul(_Binary):
         a, b = self.get_retained_inputs()
         gy = grad_outputs[0]
         return tuple(_sum_to_input(gy * (b if i == 0 else a), self.inputs[i]) for i in indexes)
-
-    def backward_arrays(self, indexes, grad_outputs):
-        inputs = self.inputs
-        a, b = inputs[0].data, inputs[1].data
-        gy = grad_outputs[0]
-        return tuple([_sum_to(utils.force_array(gy * (b if i == 0 else a)), inputs[i].shape)
-                      for i in indexes])
 
 
 class Div(_Binary):
@@ -116,14 +98,6 @@ class Div(_Binary):
             g = ga if i == 0 else -ga * a / b
             ret.append(_sum_to_input(g, self.inputs[i]))
         return tuple(ret)
-
-    def backward_arrays(self, indexes, grad_outputs):
-        inputs = self.inputs
-        a, b = inputs[0].data, inputs[1].data
-        force = utils.force_array
-        ga = force(grad_outputs[0] / b)
-        return tuple([_sum_to(ga if i == 0 else force(force(force(-ga) * a) / b), inputs[i].shape)
-                      for i in indexes])
 
 
 class PowVarVar(_Binary):
@@ -156,9 +130,6 @@ class AddConstant(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return grad_outputs
 
-    def backward_arrays(self, indexes, grad_outputs):
-        return grad_outputs
-
 
 class SubFromConstant(FunctionNode):
     def __init__(self, value):
@@ -170,9 +141,6 @@ class SubFromConstant(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
-    def backward_arrays(self, indexes, grad_outputs):
-        return utils.force_array(-grad_outputs[0]),
-
 
 class MulConstant(FunctionNode):
     def __init__(self, value):
@@ -183,9 +151,6 @@ class MulConstant(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.value,
-
-    def backward_arrays(self, indexes, grad_outputs):
-        return _times_constant(grad_outputs[0], self.value),
 
 
 class DivFromConstant(FunctionNode):
@@ -218,14 +183,9 @@ class PowVarConst(FunctionNode):
 
     @property
     def _squares(self) -> bool:
-        """Whether the power is 2, whose gradient ``2x`` both backwards compute alike."""
+        """Whether the power is 2, whose gradient ``2x`` needs no power."""
         c = self.value
         return isinstance(c, (int, float)) and c == 2
-
-    def backward_arrays(self, indexes, grad_outputs):
-        if not self._squares:
-            return None   # the general power: backward's Variables
-        return utils.force_array(utils.force_array(grad_outputs[0] * self.inputs[0].data) * 2.0),
 
 
 class PowConstVar(FunctionNode):
@@ -249,9 +209,6 @@ class Neg(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
-
-    def backward_arrays(self, indexes, grad_outputs):
-        return utils.force_array(-grad_outputs[0]),
 
 
 class Absolute(FunctionNode):

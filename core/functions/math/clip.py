@@ -37,9 +37,6 @@ class Clip(FunctionNode):
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self._inside(self.get_retained_inputs()[0].array),
 
-    def backward_arrays(self, indexes, grad_outputs):
-        return utils.force_array(grad_outputs[0] * self._inside(self.inputs[0].data)),
-
 
 def clip(x, x_min, x_max):
     """Elementwise ``min(max(x, x_min), x_max)``.

@@ -17,9 +17,6 @@ class Exp(FunctionNode):
         y, = self.get_retained_outputs()
         return y * grad_outputs[0],
 
-    def backward_arrays(self, indexes, grad_outputs):
-        return utils.force_array(self._retained_output_data[0] * grad_outputs[0]),
-
 
 class Expm1(UnaryOp):
     fname = "expm1"

@@ -1,6 +1,4 @@
 """maximum and minimum: elementwise larger or smaller of two arrays."""
-from kusari import utils
-from kusari.functions.array.sum_to import _sum_to
 from kusari.functions.math._elementwise import BinaryOp
 
 
@@ -11,16 +9,6 @@ class _Extremum(BinaryOp):
         wins = self._x1_wins(x1.array, x2.array)
         chosen = wins if i == 0 else ~wins
         return gy * chosen.astype(gy.dtype)
-
-    def backward_arrays(self, indexes, grad_outputs):
-        inputs = self.inputs
-        wins = self._x1_wins(inputs[0].data, inputs[1].data)
-        gy = grad_outputs[0]
-        gxs = []
-        for i in indexes:
-            gxs.append(_sum_to(utils.force_array(gy * (wins if i == 0 else ~wins).astype(gy.dtype)),
-                               inputs[i].shape))
-        return tuple(gxs)
 
 
 class Maximum(_Extremum):

@@ -1,5 +1,5 @@
 """sum and mean: reductions over axes."""
-from kusari import backend, utils
+from kusari import utils
 from kusari.function_node import FunctionNode
 
 
@@ -18,14 +18,6 @@ class Sum(FunctionNode):
         from kusari.functions.array.reshape import reshape
         shape = self.inputs[0].shape
         return broadcast_to(reshape(grad_outputs[0], self._kept_shape(shape)), shape),
-
-    def backward_arrays(self, indexes, grad_outputs):
-        gy = grad_outputs[0]
-        shape = self.inputs[0].shape
-        kept = self._kept_shape(shape)
-        if gy.shape != kept:
-            gy = gy.reshape(kept)
-        return (gy if gy.shape == shape else backend.get_array_module(gy).broadcast_to(gy, shape)),
 
     def _kept_shape(self, shape):
         """The input's ``shape`` with the summed axes as 1: the gradient's shape before it is broadcast."""

@@ -152,10 +152,6 @@ class BatchNormalization(FunctionNode):
         x, gamma = self.get_retained_inputs()
         return self._grad_node().apply((x, gamma, grad_outputs[0]))
 
-    def backward_arrays(self, indexes, grad_outputs):
-        x, gamma = self.inputs[0].data, self.inputs[1].data
-        return self._grad_node().forward((x, gamma, grad_outputs[0]))
-
 
 class BatchNormalizationGrad(FunctionNode):
     """``(gx, ggamma, gbeta)`` of :class:`BatchNormalization` from ``(x, gamma, gy)``, by oneDNN.

@@ -40,11 +40,6 @@ class AveragePoolingND(FunctionNode):
             return self._onednn_grad().apply(grad_outputs)
         return _window.WindowSpread(self._geom, self._coeff).apply(grad_outputs)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        if self._onednn is not None:
-            return self._onednn_grad().forward(grad_outputs)
-        return _window.window_spread(grad_outputs[0], self._geom, self._coeff),
-
 
 def _valid_counts(geom):
     """Number of non-padding elements in each window, shape ``outs`` (float64, on the host)."""

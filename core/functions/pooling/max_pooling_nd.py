@@ -43,11 +43,6 @@ class MaxPoolingND(FunctionNode):
             return self._onednn_grad().apply(grad_outputs)
         return _window.WindowScatter(self._geom, self.indexes).apply(grad_outputs)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        if self._onednn is not None:
-            return self._onednn_grad().forward(grad_outputs)
-        return _window.window_scatter(grad_outputs[0], self._geom, self.indexes),
-
 
 def _max_pooling(fname, nd, x, ksize, stride, pad, cover_all, return_indices):
     func = MaxPoolingND(fname, nd, ksize, stride, pad, cover_all, return_indices)
