@@ -11,11 +11,13 @@ from kusari.vision.utils import read_image
 
 
 def _loadmat():
+    """SciPy's ``loadmat`` and the error it raises for a file it cannot read."""
     try:
         import scipy.io
+        from scipy.io.matlab import MatReadError
     except ImportError:
         raise ImportError("SBDInstanceSegmentationDataset: SciPy reads SBD's MATLAB files; pip install scipy") from None
-    return scipy.io.loadmat
+    return scipy.io.loadmat, MatReadError
 
 
 class SBDInstanceSegmentationDataset(GetterDataset):
@@ -42,7 +44,7 @@ class SBDInstanceSegmentationDataset(GetterDataset):
 
     def __init__(self, data_dir="auto", split="train"):
         super().__init__()
-        self._loadmat = _loadmat()
+        self._loadmat, self._mat_read_error = _loadmat()
         if split not in ("train", "trainval", "val"):
             raise ValueError(f"SBDInstanceSegmentationDataset: split must be 'train', 'trainval' or 'val', "
                              f"got {split!r}")
@@ -61,7 +63,15 @@ class SBDInstanceSegmentationDataset(GetterDataset):
         return read_image(os.path.join(self.data_dir, "img", self.ids[i] + ".jpg"), color=True)
 
     def _segmentation(self, folder, field, i):
-        return self._loadmat(os.path.join(self.data_dir, folder, self.ids[i] + ".mat"))[field]["Segmentation"][0][0]
+        path = os.path.join(self.data_dir, folder, self.ids[i] + ".mat")
+        try:
+            return self._loadmat(path)[field]["Segmentation"][0][0]
+        except FileNotFoundError:
+            raise FileNotFoundError(f"SBDInstanceSegmentationDataset: {path} (the {field} of id {self.ids[i]!r}) "
+                                    "does not exist") from None
+        except (ValueError, OSError, KeyError, IndexError, TypeError, self._mat_read_error) as e:
+            raise ValueError(f"SBDInstanceSegmentationDataset: {path} is not a readable SBD MATLAB file with "
+                             f"{field}.Segmentation ({type(e).__name__}: {e})") from None
 
     def _get_annotations(self, i):
         label_img = self._segmentation("cls", "GTcls", i).astype(numpy.int32)

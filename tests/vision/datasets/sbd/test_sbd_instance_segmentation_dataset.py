@@ -39,3 +39,27 @@ def test_auto_downloads_the_archive_and_the_voc2012_training_list(layouts, tmp_p
 def test_refuses_other_splits():
     with pytest.raises(ValueError, match="split must be 'train', 'trainval' or 'val', got 'test'"):
         SBDInstanceSegmentationDataset("anywhere", "test")
+
+
+@pytest.mark.parametrize("damage", ["truncated", "another field", "missing"])
+def test_a_damaged_matlab_file_is_named(tmp_path, damage):
+    import numpy
+    import scipy.io
+    (tmp_path / "cls").mkdir()
+    (tmp_path / "inst").mkdir()
+    (tmp_path / "train_voc2012.txt").write_text("a\n")
+    segmentation = numpy.zeros((4, 5), numpy.uint8)
+    scipy.io.savemat(tmp_path / "cls" / "a.mat", {"GTcls": {"Segmentation": segmentation}})
+    path = tmp_path / "cls" / "a.mat"
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[:200])
+    elif damage == "another field":
+        scipy.io.savemat(path, {"GT": {"Segmentation": segmentation}})
+    else:
+        path.unlink()
+    dataset = SBDInstanceSegmentationDataset(str(tmp_path), "train")
+    error = FileNotFoundError if damage == "missing" else ValueError
+    message = (r"\(the GTcls of id 'a'\) does not exist" if damage == "missing"
+               else r"is not a readable SBD MATLAB file with GTcls.Segmentation")
+    with pytest.raises(error, match=rf"^SBDInstanceSegmentationDataset: {path} {message}"):
+        dataset.slice[:, "label"][0]
