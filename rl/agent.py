@@ -45,6 +45,13 @@ class Agent(metaclass=ABCMeta):
         reset : bool
             The episode ends here without terminating (gymnasium's ``truncated``, or the training
             loop's own limit); the next ``act`` starts a new episode.
+
+        Raises
+        ------
+        ValueError
+            While training, for an observation of another shape or dtype than the first one the
+            agent's model accepted, a reward that is not a finite real number, or a done or reset
+            that is not a bool. A refused call records nothing: the agent stays as it was.
         """
 
     @abstractmethod
