@@ -416,8 +416,8 @@ class CommunicatorBase:
             groups.setdefault(a.dtype, []).append(a)
         return list(groups.items())
 
-    def _pack(self, arrays, dtype, slot="pack"):
-        """One flat buffer (kept between calls) holding ``arrays`` one after the other."""
+    def _pack(self, arrays, dtype, slot="pack", scale=None):
+        """One flat buffer (kept between calls) holding ``arrays`` one after the other, times ``scale``."""
         xp = backend.get_array_module(arrays[0])
         total = sum(a.size for a in arrays)
         key = (slot, xp.__name__, numpy.dtype(dtype).str)
@@ -427,7 +427,10 @@ class CommunicatorBase:
         buffer = buffer[:total]
         offset = 0
         for a in arrays:
-            buffer[offset:offset + a.size] = a.ravel()
+            if scale is None:
+                buffer[offset:offset + a.size] = a.ravel()
+            else:
+                xp.multiply(a.ravel(), scale, out=buffer[offset:offset + a.size], casting="unsafe")
             offset += a.size
         return buffer
 

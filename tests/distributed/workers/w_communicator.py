@@ -95,8 +95,23 @@ def check_gradients(comm):
     for name, p in model.namedparams():
         expected = np.mean([g[name] for g in grads], axis=0)
         if isinstance(comm, chainermn.communicators.mpi_communicators.DummyCommunicator):
-            expected = grads[r][name]
+            expected = grads[r][name] / comm.size   # packed and scaled, never summed
         np.testing.assert_allclose(p.grad, expected, rtol=1e-6, atol=1e-7)
+    # a gradient reduced in place in slices (18 MB), and float16 and float64 ones packed apart
+    mixed = kusari.Link()
+    with mixed.init_scope():
+        mixed.big = kusari.Parameter(np.zeros(4_500_000, np.float32))
+        mixed.half = kusari.Parameter(np.zeros(10, np.float16))
+        mixed.double = kusari.Parameter(np.zeros((3, 7), np.float64))
+    for p in mixed.params():
+        p.grad = (rng.randn(*p.shape) * 4).astype(p.dtype)
+    grads = comm.allgather_obj({name: p.grad.copy() for name, p in mixed.namedparams()})
+    comm.multi_node_mean_grad(mixed)
+    dummy = isinstance(comm, chainermn.communicators.mpi_communicators.DummyCommunicator)
+    for name, p in mixed.namedparams():
+        expected = grads[r][name] / comm.size if dummy else np.mean([g[name] for g in grads], axis=0)
+        assert p.grad.dtype == expected.dtype, (name, p.grad.dtype)
+        np.testing.assert_allclose(p.grad, expected, rtol=1e-3 if p.dtype == np.float16 else 1e-6)
     # zero_fill: a parameter without a gradient takes part with zeros
     model[0].W.grad = None
     comm.allreduce_grad(model, zero_fill=True)
