@@ -1,4 +1,5 @@
 """ONNX export: trace one forward call through the recorded FunctionNode applications and write a ModelProto."""
+import hashlib
 import os
 import warnings
 
@@ -64,7 +65,8 @@ class _Trace:
 
 
 class _ShapeProbe(_Trace):
-    """A trace at other sizes of the dynamic axes: records each op's class and input and output shapes."""
+    """A trace on other inputs (dynamic axes one longer, rows rotated): records each op's class, input and
+    output shapes, and for each input other than a Parameter its content (``_content``)."""
 
     def __init__(self):
         self.ops = []
@@ -72,8 +74,23 @@ class _ShapeProbe(_Trace):
     def record_op(self, node, xs, in_data):
         outputs = self._paused_call(node.forward, in_data)
         if type(outputs) is tuple:
-            self.ops.append((type(node), tuple(numpy.shape(a) for a in in_data), tuple(y.shape for y in outputs)))
+            fills = tuple(None if isinstance(x, Parameter) else _content(a) for x, a in zip(xs, in_data))
+            self.ops.append((type(node), tuple(numpy.shape(a) for a in in_data), tuple(y.shape for y in outputs),
+                             fills, _scalars(node)))
         return outputs
+
+
+def _scalars(node):
+    """The node's numeric scalar attributes (AddConstant's value, ...), which a data read would change."""
+    return {k: v for k, v in vars(node).items()
+            if isinstance(v, (int, float, numpy.number)) and not isinstance(v, bool)}
+
+
+def _content(array):
+    """(the one value ``array`` holds throughout or None, a digest of its bytes)."""
+    flat = numpy.ascontiguousarray(backend.CpuDevice().send(array)).reshape(-1)
+    fill = flat[0].item() if flat.size and (flat == flat[0]).all() else None
+    return fill, hashlib.blake2b(flat.tobytes(), digest_size=16).digest()
 
 
 class _Recorder(_Trace):
@@ -91,7 +108,7 @@ class _Recorder(_Trace):
         self.probe = probe
         self.n_ops = 0
 
-    def _input_name(self, x, array, prefix, label, probed_shape):
+    def _input_name(self, x, array, prefix, label, probed_shape, probed_content):
         graph = self.graph
         name = graph.names.get(id(array))
         if name is not None:
@@ -100,13 +117,19 @@ class _Recorder(_Trace):
         if base is None:    # an array made during the forward: a constant of this trace
             base = f"{prefix}{label}/const"
         array_cpu = backend.CpuDevice().send(array)
+        probed_fill = probed_content[0] if probed_content else None
+        if (probed_content and tuple(probed_shape) == array.shape and base.endswith("/const")
+                and _content(array_cpu)[1] != probed_content[1]):
+            warnings.warn(f"export: an input of {label} (at link path {prefix.rstrip('/') or '/'}) was computed "
+                          "in Python from the inputs' data (reading x.array, float(x), ...): the graph keeps the "
+                          "example's value", stacklevel=5)
         if probed_shape is not None and tuple(probed_shape) != array.shape:
             # made from the inputs' sizes (zeros for a first state): one value expanded at run time
             flat = array_cpu.reshape(-1)
             ctx = Context(graph, None, [], [array_cpu], [], prefix)
             ctx.label = label
             shape = ctx.runtime_shape(array.shape, probed_shape)
-            if flat.size == 0 or (flat != flat[0]).any() or shape is None:
+            if flat.size == 0 or (flat != flat[0]).any() or probed_fill != flat[0] or shape is None:
                 ctx.unsupported(f"an input of shape {array.shape} made in Python changes with the dynamic axes "
                                 "(its values cannot follow them)")
             name = ctx.add("Expand", [graph.add_initializer(flat[:1].reshape(()), base), shape])
@@ -127,7 +150,7 @@ class _Recorder(_Trace):
         if type(outputs) is not tuple:
             return outputs   # FunctionNode.apply reports it
         probed = self._probed(node, in_data, outputs)
-        inputs = [self._input_name(x, a, prefix, label, probed[0][i] if probed else None)
+        inputs = [self._input_name(x, a, prefix, label, *((probed[0][i], probed[2][i]) if probed else (None, None)))
                   for i, (x, a) in enumerate(zip(xs, in_data))]
         ctx = Context(self.graph, node, inputs, in_data, outputs, prefix, probed)
         names = convert(ctx, node)
@@ -158,7 +181,12 @@ class _Recorder(_Trace):
                           "computed in Python are fixed to theirs from here on", stacklevel=4)
             self.probe = None
             return None
-        return self.probe[i][1:]
+        changed = sorted(k for k, v in _scalars(node).items() if self.probe[i][4].get(k, v) != v)
+        if changed:
+            warnings.warn(f"export: {type(node).__name__} (at link path {self.links.prefix().rstrip('/') or '/'}) "
+                          f"has {', '.join(changed)} computed in Python from the inputs' data or sizes (reading "
+                          "x.array, float(x), x.shape, ...): the graph keeps the example's value", stacklevel=4)
+        return self.probe[i][1:4]   # (input shapes, output shapes, input contents)
 
 
 def _lined_up(in_dims, in_shape, shape):
@@ -316,7 +344,7 @@ def export(model, args, filename=None, opset_version=None, input_names=None, out
 
 
 def _probe(model, named_inputs, axes, call, train, graph):
-    """The ops of a run with every dynamic axis one longer (None if that run fails), recording
+    """The ops of a run with every dynamic axis one longer and its rows rotated (None if that run fails), recording
     ``graph.dim_sources``: (traced size, probed size) -> (input name, axis, dim name).
 
     One step for every axis, since axes named apart are often one batch (two inputs of a model)."""
@@ -328,7 +356,8 @@ def _probe(model, named_inputs, axes, call, train, graph):
             n = array.shape[axis]
             graph.dim_sources.setdefault((n, n + 1), (name, axis, dim))
             xp = backend.get_array_module(array)
-            array = xp.take(array, xp.arange(n + 1) % max(n, 1), axis=axis)
+            # rows rotated as well: a value the forward reads from the data then differs
+            array = xp.take(array, (xp.arange(n + 1) + 1) % max(n, 1), axis=axis)
         values.append(Variable(array, requires_grad=False))
     probe = _ShapeProbe()
     call_args, call_kwargs = call(values)

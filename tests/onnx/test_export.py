@@ -168,6 +168,24 @@ def test_constant_with_values_made_from_sizes_is_refused():
         kusari.onnx.export(forward, _x(2), dynamic_axes={"Input_0": [0]})
 
 
+def test_values_read_from_the_data_warn():
+    """Indices computed in Python from x.array are constants of the graph: export says so."""
+    def forward(x):
+        return F.select_item(x, numpy.zeros(x.shape[0], numpy.int32) + int(x.array[0].argmax()))
+    with pytest.raises(kusari.onnx.ExportError, match="SelectItem .*changes with the dynamic axes"):
+        kusari.onnx.export(forward, numpy.array([[1, 0], [0, 1]], numpy.float32), dynamic_axes={"Input_0": [0]})
+
+    def thresholded(x):
+        return F.relu(x - float(x.array.mean()))
+    with pytest.warns(UserWarning, match="AddConstant .* has value computed in Python from the inputs' data"):
+        kusari.onnx.export(thresholded, _x(3), dynamic_axes={"Input_0": [0]})
+
+    def scaled(x):
+        return x * kusari.Variable(x.array[:1] * 0 + float(x.array[0, 0]))
+    with pytest.warns(UserWarning, match="an input of Mul .* was computed in Python from the inputs' data"):
+        kusari.onnx.export(scaled, _x(3), dynamic_axes={"Input_0": [0]})
+
+
 def test_import_kusari_does_not_import_onnx():
     import subprocess
     import sys

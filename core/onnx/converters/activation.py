@@ -2,6 +2,7 @@
 import math
 
 from kusari.functions.activation.clipped_relu import ClippedReLU
+from kusari.functions.activation.crelu import CReLU
 from kusari.functions.activation.elu import ELU
 from kusari.functions.activation.gelu import GELU
 from kusari.functions.activation.hard_sigmoid import HardSigmoid
@@ -9,6 +10,7 @@ from kusari.functions.activation.hard_swish import HardSwish
 from kusari.functions.activation.leaky_relu import LeakyReLU
 from kusari.functions.activation.log_softmax import LogSoftmax
 from kusari.functions.activation.lstm import LSTM
+from kusari.functions.activation.maxout import Maxout
 from kusari.functions.activation.mish import Mish
 from kusari.functions.activation.prelu import PReLU
 from kusari.functions.activation.relu import ReLU
@@ -136,3 +138,21 @@ def _lstm(ctx, node):
     c = ctx.add("Add", [ctx.add("Mul", [a, i]), ctx.add("Mul", [f, c_prev])])
     y = ctx.add("Mul", [o, ctx.add("Tanh", [c])])
     return [c, y]
+
+
+@register_converter(CReLU, functions=("crelu",))
+def _crelu(ctx, node):
+    x = ctx.inputs[0]
+    return ctx.add("Concat", [ctx.add("Relu", [x]), ctx.add("Relu", [ctx.add("Neg", [x])])], axis=int(node.axis))
+
+
+@register_converter(Maxout, functions=("maxout",))
+def _maxout(ctx, node):
+    """The channel axis split into (channels / pool_size, pool_size), then the maximum over the pool."""
+    shape, axis, k = ctx.in_arrays[0].shape, int(node.axis), int(node.pool_size)
+    dynamic = ctx.dynamic(0)
+    if any(dynamic[axis:]):
+        ctx.unsupported("a dynamic axis at or after the maxout axis")
+    target = [0] * axis + [shape[axis] // k, k] + list(shape[axis + 1:])   # 0 copies the leading sizes
+    pooled = ctx.add("Reshape", [ctx.inputs[0], ctx.ints(target)])
+    return ctx.reduce("ReduceMax", pooled, [axis + 1], False)

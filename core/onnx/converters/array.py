@@ -10,7 +10,10 @@ from kusari.functions.array.flip import Flip
 from kusari.functions.array.get_item import GetItem
 from kusari.functions.array.pad import Pad
 from kusari.functions.array.permutate import Permutate
+from kusari.functions.array.repeat import Repeat
 from kusari.functions.array.reshape import Reshape
+from kusari.functions.array.resize_images import ResizeImages
+from kusari.functions.array.select_item import SelectItem
 from kusari.functions.array.separate import Separate
 from kusari.functions.array.space2depth import Space2Depth
 from kusari.functions.array.split_axis import SplitAxis
@@ -238,3 +241,41 @@ def _get_item(ctx, node):
         y = ctx.add("Identity", [y])
     ctx.out_dims[0] = tuple(out_dims)
     return y
+
+
+@register_converter(SelectItem, functions=("select_item",))
+def _select_item(ctx, node):
+    x, t = ctx.inputs
+    index = ctx.add("Unsqueeze", [ctx.add("Cast", [t], to=ctx.tensor_type(numpy.int64)), ctx.ints([1])])
+    return ctx.add("Squeeze", [ctx.add("GatherElements", [x, index], axis=1), ctx.ints([1])])
+
+
+@register_converter(Repeat, functions=("repeat",))
+def _repeat(ctx, node):
+    x, axis = ctx.inputs[0], node._axis
+    if axis is None:
+        x, axis = ctx.add("Reshape", [x, ctx.ints([-1])]), 0
+    if ctx.dynamic(0)[axis] if node._axis is not None else any(ctx.dynamic(0)):
+        ctx.unsupported("repeating along a dynamic axis")
+    n = ctx.in_arrays[0].size if node._axis is None else ctx.in_arrays[0].shape[axis]
+    return ctx.add("Gather", [x, ctx.ints(numpy.repeat(numpy.arange(n), node._counts))], axis=int(axis))
+
+
+# kusari's (mode, align_corners) as ONNX Resize's coordinate transformation and rounding
+_RESIZE = {("bilinear", True): ("linear", "align_corners", "round_prefer_floor"),
+           ("bilinear", False): ("linear", "half_pixel", "round_prefer_floor"),
+           ("nearest", True): ("nearest", "align_corners", "round_prefer_ceil"),
+           ("nearest", False): ("nearest", "asymmetric", "floor")}
+
+
+@register_converter(ResizeImages, functions=("resize_images",))
+def _resize_images(ctx, node):
+    key = (node._mode, bool(node._align_corners))
+    if key not in _RESIZE:
+        ctx.unsupported(f"mode={node._mode!r}")
+    mode, transform, rounding = _RESIZE[key]
+    x = ctx.inputs[0]
+    batch_channels = ctx.add("Slice", [ctx.add("Shape", [x]), ctx.ints([0]), ctx.ints([2])])
+    sizes = ctx.add("Concat", [batch_channels, ctx.ints(ctx.out_arrays[0].shape[2:])], axis=0)
+    return ctx.add("Resize", [x, "", "", sizes], mode=mode, coordinate_transformation_mode=transform,
+                   nearest_mode=rounding)

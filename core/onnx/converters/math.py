@@ -7,7 +7,10 @@ from kusari.functions.math.absolute import Absolute as AbsoluteFunction
 from kusari.functions.math.argmax import ArgMax, ArgMin
 from kusari.functions.math.basic_math import (Absolute, Add, AddConstant, Div, DivFromConstant, Mul, MulConstant,
                                               Neg, PowConstVar, PowVarConst, PowVarVar, Sub, SubFromConstant)
+from kusari.functions.math.batch_l2_norm_squared import BatchL2NormSquared
 from kusari.functions.math.clip import Clip
+from kusari.functions.math.cumsum import Cumsum
+from kusari.functions.math.einsum import EinSum
 from kusari.functions.math.erf import Erf
 from kusari.functions.math.exponential import Exp, Expm1, Log, Log10, Log1p, Log2
 from kusari.functions.math.hyperbolic import Arctanh, Cosh, Sinh
@@ -17,6 +20,7 @@ from kusari.functions.math.logsumexp import LogSumExp
 from kusari.functions.math.matmul import MatMul
 from kusari.functions.math.maximum import Maximum, Minimum
 from kusari.functions.math.minmax import Max, Min
+from kusari.functions.math.prod import Prod
 from kusari.functions.math.sqrt import Rsqrt, Sqrt
 from kusari.functions.math.square import Square
 from kusari.functions.math.squared_difference import SquaredDifference
@@ -151,6 +155,23 @@ def _reduction(op_type):
 register_converter(Sum, functions=("sum",))(_reduction("ReduceSum"))
 register_converter(Max, functions=("max",))(_reduction("ReduceMax"))
 register_converter(Min, functions=("min",))(_reduction("ReduceMin"))
+register_converter(Prod, functions=("prod",))(_reduction("ReduceProd"))
+
+
+@register_converter(Cumsum, functions=("cumsum",))
+def _cumsum(ctx, node):
+    return ctx.add("CumSum", [ctx.inputs[0], ctx.const(node._axis, numpy.int64)])
+
+
+@register_converter(EinSum, functions=("einsum",))
+def _einsum(ctx, node):
+    return ctx.add("Einsum", ctx.inputs, equation=",".join(node._in_subs) + "->" + node._out_sub)
+
+
+@register_converter(BatchL2NormSquared, functions=("batch_l2_norm_squared",))
+def _batch_l2_norm_squared(ctx, node):
+    x = ctx.inputs[0]
+    return ctx.reduce("ReduceSum", ctx.add("Mul", [x, x]), range(1, ctx.in_arrays[0].ndim), False)
 
 
 @register_converter(LogSumExp, functions=("logsumexp",))

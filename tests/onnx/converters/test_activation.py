@@ -32,6 +32,8 @@ CASES = {
     "gelu": (F.gelu, _x(C, 4)),
     "prelu": (lambda x: F.prelu(x, W_CHANNEL), _x(C, 4)),
     "swish": (lambda x: F.swish(x, W_CHANNEL), _x(C, 4)),
+    "crelu": (lambda x: F.crelu(x, axis=1), _x(C, 4)),
+    "maxout": (lambda x: F.maxout(x, 2, axis=1), _x(6, 4)),
     "lstm": (lambda c, x: F.lstm(c, x), lambda n: (rng.standard_normal((n, 5)).astype(numpy.float32),
                                                   rng.standard_normal((n, 20)).astype(numpy.float32))),
 }

@@ -45,6 +45,10 @@ CASES = {
     "depth2space": (lambda x: F.depth2space(x, 2), _x(8, 2, 3)),
     "space2depth": (lambda x: F.space2depth(x, 2), _x(2, 4, 6)),
     "get_item": (lambda x: x[:, 1:3, None, ::-1, 2], _x(4, 5, 3)),
+    "select_item": (F.select_item, lambda n: (rng.standard_normal((n, 4)).astype(numpy.float32),
+                                              rng.integers(0, 4, n).astype(numpy.int32))),
+    "repeat": (lambda x: F.repeat(x, (1, 2, 3), axis=1), _x(3)),
+    "resize_images": (lambda x: F.resize_images(x, (7, 5)), _x(2, 4, 3)),
     "separate": (lambda x: F.separate(x, axis=1), _x(3, 2)),
     "permutate": (lambda x: F.permutate(x, numpy.array([2, 0, 1], numpy.int32), axis=1, inv=True), _x(3)),
     "transpose_sequence": (lambda x: F.transpose_sequence([x[0], x[1, :2], x[2, :1]]),
@@ -62,6 +66,13 @@ def test_array_matches_onnxruntime(name, check):
 @pytest.mark.parametrize("index", [(Ellipsis, 0), (slice(None), [2, 0, 2]), (slice(None), -1, slice(None, None, 2))])
 def test_get_item_forms(index, check):
     check(lambda x: x[index], _x(3, 4))
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("align_corners", [True, False])
+@pytest.mark.parametrize("size", [(7, 5), (2, 2), (9, 9)])
+def test_resize_images_modes(mode, align_corners, size, check):
+    check(lambda x: F.resize_images(x, size, mode=mode, align_corners=align_corners), _x(2, 4, 3))
 
 
 def test_get_item_with_two_index_arrays_names_the_op():

@@ -45,6 +45,10 @@ CASES = {
     "min": (lambda x: F.min(x, axis=-1, keepdims=True), _x(3, 4)),
     "logsumexp": (lambda x: F.logsumexp(x, axis=1), _x(3, 4, low=-50, high=50)),
     "argmax": (lambda x: F.argmax(x, axis=1), _x(5)),
+    "prod": (lambda x: F.prod(x, axis=1), _x(3, 4)),
+    "cumsum": (lambda x: F.cumsum(x, axis=2), _x(3, 4)),
+    "einsum": (lambda a, b: F.einsum("bij,bkj->bik", a, b), _xy(3, 4)),
+    "batch_l2_norm_squared": (F.batch_l2_norm_squared, _x(3, 4)),
     "argmin": (lambda x: F.argmin(x, axis=1), _x(5)),
 }
 
