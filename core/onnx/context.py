@@ -29,6 +29,7 @@ class Graph:
         self.keep = []
         self.dim_sources = {}   # (traced size, probed size) -> (input name, axis, dim name)
         self._shapes = {}       # input name -> the name of its Shape node's output
+        self._memory = {}       # memory_key(array) -> value name
         self._used = set()
 
     def unique(self, base: str) -> str:
@@ -54,6 +55,27 @@ class Graph:
     def name_array(self, array, name: str) -> None:
         self.keep.append(array)
         self.names[id(array)] = name
+        key = memory_key(array)
+        if key is not None:
+            self._memory[key] = name
+
+    def name_of(self, array):
+        """The value name of a traced ``array``, also of an unseen array on exactly its memory (a view of
+        it, ``numpy.asarray`` of a guarded view); else None."""
+        name = self.names.get(id(array))
+        if name is None:
+            key = memory_key(array)
+            name = None if key is None else self._memory.get(key)
+            if name is not None:
+                self.name_array(array, name)
+        return name
+
+
+def memory_key(array):
+    """What identifies a NumPy array's view of memory (None for other arrays and empty ones)."""
+    if not isinstance(array, numpy.ndarray) or not array.size:
+        return None
+    return (array.__array_interface__["data"][0], array.shape, array.strides, array.dtype.str)
 
 
 class Context:

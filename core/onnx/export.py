@@ -8,7 +8,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 import kusari
-from kusari import backend
+from kusari import _static_guards, backend
 from kusari._tracing import trace_hook
 from kusari.link_hook import LinkHook
 from kusari.onnx import opsets
@@ -107,10 +107,11 @@ class _Recorder(_Trace):
         self.external = external
         self.probe = probe
         self.n_ops = 0
+        self.data_reads = {}   # site -> message, one warning per site
 
     def _input_name(self, x, array, prefix, label, probed_shape, probed_content):
         graph = self.graph
-        name = graph.names.get(id(array))
+        name = graph.name_of(array)
         if name is not None:
             return name
         base = self.param_names.get(id(array))
@@ -138,6 +139,28 @@ class _Recorder(_Trace):
         graph.name_array(array, name)
         return name
 
+    # the data-read guards of static_graph (kusari._static_guards) ask a watching trace these three
+    def is_traced(self, array) -> bool:
+        """Whether ``array`` is an input of the call or an op's output (not a parameter or constant)."""
+        name = self.graph.name_of(array)
+        return name is not None and name not in self.graph.initializer_names
+
+    def traced_view(self, array):
+        """The guarded view of a traced NumPy ``array``, standing for the same value."""
+        view = array.view(_static_guards.TracedArray)
+        self.graph.name_array(view, self.graph.name_of(array))
+        return view
+
+    def note_data_read(self, what: str, site: str) -> None:
+        """The forward read a traced value's data at ``site``: the graph keeps what it saw (strict: raise)."""
+        message = (f"export: the forward read the data of a traced value ({what}) at {site}; the graph keeps "
+                   "the value seen with the example inputs. Compute it with kusari.functions ops")
+        if kusari.config.static_graph_strict:
+            raise ExportError(message)
+        if site not in self.data_reads:
+            self.data_reads[site] = message
+            warnings.warn(message, stacklevel=3)
+
     def record_op(self, node, xs, in_data):
         label = type(node).__name__
         prefix = self.links.prefix()
@@ -149,6 +172,7 @@ class _Recorder(_Trace):
         outputs = self._paused_call(node.forward, in_data)
         if type(outputs) is not tuple:
             return outputs   # FunctionNode.apply reports it
+        outputs = tuple([_static_guards.plain(y) for y in outputs])
         probed = self._probed(node, in_data, outputs)
         inputs = [self._input_name(x, a, prefix, label, *((probed[0][i], probed[2][i]) if probed else (None, None)))
                   for i, (x, a) in enumerate(zip(xs, in_data))]
@@ -315,12 +339,14 @@ def export(model, args, filename=None, opset_version=None, input_names=None, out
         graph.unique(name)
         graph.name_array(array, name)
         graph.dims[name] = tuple(axes.get(name, {}).get(i, s) for i, s in enumerate(array.shape))
+    _static_guards.enable()
     trace_hook.start(recorder)
     try:
         with kusari.using_config("train", train), kusari.no_backprop_mode(), links:
             out = model(*call_args, **call_kwargs)
     finally:
         trace_hook.stop()
+        _static_guards.disable()
     outputs = _flatten_outputs(out)
     if output_names is not None:
         if len(output_names) != len(outputs):

@@ -168,22 +168,37 @@ def test_constant_with_values_made_from_sizes_is_refused():
         kusari.onnx.export(forward, _x(2), dynamic_axes={"Input_0": [0]})
 
 
-def test_values_read_from_the_data_warn():
-    """Indices computed in Python from x.array are constants of the graph: export says so."""
-    def forward(x):
-        return F.select_item(x, numpy.zeros(x.shape[0], numpy.int32) + int(x.array[0].argmax()))
-    with pytest.raises(kusari.onnx.ExportError, match="SelectItem .*changes with the dynamic axes"):
-        kusari.onnx.export(forward, numpy.array([[1, 0], [0, 1]], numpy.float32), dynamic_axes={"Input_0": [0]})
+READ = "read the data of a traced value"
 
+
+def test_data_reads_warn_through_the_static_graph_guards():
+    """Values computed in Python from x.array are constants of the graph: export says where."""
     def thresholded(x):
         return F.relu(x - float(x.array.mean()))
-    with pytest.warns(UserWarning, match="AddConstant .* has value computed in Python from the inputs' data"):
-        kusari.onnx.export(thresholded, _x(3), dynamic_axes={"Input_0": [0]})
+    with pytest.warns(UserWarning, match=f"{READ} .*test_export.py"):
+        kusari.onnx.export(thresholded, _x(3))
+    with kusari.using_config("static_graph_strict", True):
+        with pytest.raises(kusari.onnx.ExportError, match=READ):
+            kusari.onnx.export(thresholded, _x(3))
 
+
+def test_the_probe_run_catches_what_the_guards_do_not_see():
+    """numpy.asarray copies a guarded view unseen; the rotated probe run still shows the value changing."""
     def scaled(x):
-        return x * kusari.Variable(x.array[:1] * 0 + float(x.array[0, 0]))
+        first = numpy.asarray(x.array)[:1] * 0 + numpy.asarray(x.array)[0, 0]
+        return x * kusari.Variable(first)
     with pytest.warns(UserWarning, match="an input of Mul .* was computed in Python from the inputs' data"):
         kusari.onnx.export(scaled, _x(3), dynamic_axes={"Input_0": [0]})
+
+    def thresholded(x):
+        return F.relu(x - float(numpy.asarray(x.array).mean()))
+    with pytest.warns(UserWarning, match="AddConstant .* has value computed in Python"):
+        kusari.onnx.export(thresholded, _x(3), dynamic_axes={"Input_0": [0]})
+
+    def picked(x):
+        return F.select_item(x, numpy.zeros(x.shape[0], numpy.int32) + int(numpy.asarray(x.array)[0].argmax()))
+    with pytest.raises(kusari.onnx.ExportError, match="SelectItem .*changes with the dynamic axes"):
+        kusari.onnx.export(picked, numpy.array([[1, 0], [0, 1]], numpy.float32), dynamic_axes={"Input_0": [0]})
 
 
 def test_import_kusari_does_not_import_onnx():
