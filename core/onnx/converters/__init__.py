@@ -72,3 +72,13 @@ def declared_functions() -> dict:
     """``{function name: FunctionNode classes}`` as the converter modules declare them (for tests and docs)."""
     _load_families()
     return {name: tuple(sorted(classes, key=lambda c: c.__name__)) for name, classes in _functions.items()}
+
+
+def coverage_markdown() -> str:
+    """``coverage()`` as the Markdown table of docs/onnx.md."""
+    table = coverage()
+    rows = []
+    for label, exported in (("exports", True), ("not yet", False)):
+        names = [name for name, ok in table.items() if ok is exported]
+        rows.append(f"| {label} ({len(names)}) | " + ", ".join(f"`{name}`" for name in names) + " |")
+    return "| `kusari.functions` | functions |\n|---|---|\n" + "\n".join(rows) + "\n"
