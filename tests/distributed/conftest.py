@@ -1,4 +1,5 @@
-"""Distributed tests launch ``mpiexec -n 2`` on worker scripts; they skip where mpiexec or mpi4py is missing."""
+"""Distributed tests launch ``mpiexec -n 2`` on worker scripts (the ``mpi`` fixture); they skip where mpiexec
+or mpi4py is missing."""
 import importlib.util
 import os
 import shutil
@@ -10,18 +11,6 @@ import pytest
 
 WORKERS = os.path.join(os.path.dirname(__file__), "workers")
 MPIEXEC = shutil.which("mpiexec")
-
-
-def pytest_collection_modifyitems(config, items):
-    missing = [what for what, ok in (("mpiexec", MPIEXEC), ("mpi4py", importlib.util.find_spec("mpi4py")))
-               if not ok]
-    if missing:
-        skip = pytest.mark.skip(reason=f"needs {' and '.join(missing)} (pip install 'kusari[mpi]'; "
-                                       "apt-get install openmpi-bin libopenmpi-dev)")
-        here = os.path.dirname(__file__)
-        for item in items:
-            if str(item.fspath).startswith(here):
-                item.add_marker(skip)
 
 
 def launch(worker, *args, n=2, timeout=120, env=None):
@@ -48,7 +37,20 @@ def run_ok(worker, *args, n=2, timeout=120, env=None):
     return result
 
 
+_INSTALL = "pip install 'kusari[mpi]'; apt-get install openmpi-bin libopenmpi-dev"
+
+
 @pytest.fixture
-def mpi():
-    """The launcher helpers: ``mpi.launch(worker, ...)`` and ``mpi.run_ok(worker, ...)``."""
+def needs_mpi4py():
+    """Skips the test where mpi4py is not installed."""
+    if importlib.util.find_spec("mpi4py") is None:
+        pytest.skip(f"needs mpi4py ({_INSTALL})")
+
+
+@pytest.fixture
+def mpi(needs_mpi4py):
+    """The launcher helpers ``mpi.launch(worker, ...)`` and ``mpi.run_ok(worker, ...)``; skips the test
+    where mpiexec or mpi4py is missing."""
+    if MPIEXEC is None:
+        pytest.skip(f"needs mpiexec ({_INSTALL})")
     return types.SimpleNamespace(launch=launch, run_ok=run_ok)

@@ -19,7 +19,7 @@ def test_import_does_not_initialize_mpi():
     assert out.stdout.strip() == "False"
 
 
-def test_without_mpiexec_runs_as_one_rank_and_says_so():
+def test_without_mpiexec_runs_as_one_rank_and_says_so(needs_mpi4py):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX", "PMI_"))}
     out = subprocess.run([sys.executable, os.path.join(WORKERS, "w_single.py")], capture_output=True,
                          text=True, timeout=120, env=env)

@@ -24,14 +24,14 @@ def _run(name, tmp_path, shared_data, *args):
 
 
 @pytest.mark.slow
-def test_data_parallel_example(tmp_path, shared_data):
+def test_data_parallel_example(mpi, tmp_path, shared_data):
     log = _run("train_mnist_data_parallel.py", tmp_path, shared_data, "--communicator", "flat")
     assert [e["epoch"] for e in log] == [1] and log[-1]["iteration"] == 300   # 60,000 / (2 ranks x 100)
     assert log[-1]["validation/main/accuracy"] >= 0.95
 
 
 @pytest.mark.slow
-def test_model_parallel_example(tmp_path, shared_data):
+def test_model_parallel_example(mpi, tmp_path, shared_data):
     log = _run("train_mnist_model_parallel.py", tmp_path, shared_data)
     assert [e["epoch"] for e in log] == [1] and log[-1]["iteration"] == 600
     assert log[-1]["validation/main/accuracy"] >= 0.95

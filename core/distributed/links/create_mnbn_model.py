@@ -27,11 +27,10 @@ def create_mnbn_model(link, comm, communication_backend: str = "auto"):
         return _convert(link, comm, communication_backend)
     for _, parent in list(link.namedlinks()):
         if isinstance(parent, Chain):
-            for name in list(parent._children):
-                child = getattr(parent, name)
+            for child in list(parent.children()):
                 if type(child) is L.BatchNormalization:
                     with parent.init_scope():
-                        setattr(parent, name, _convert(child, comm, communication_backend))
+                        setattr(parent, child.name, _convert(child, comm, communication_backend))
         elif isinstance(parent, ChainList):
             for i, child in enumerate(list(parent)):
                 if type(child) is L.BatchNormalization:

@@ -154,4 +154,17 @@ net[1].gamma.array[...] = 2.0
 converted = chainermn.links.create_mnbn_model(net, comm)
 assert type(converted[1]) is chainermn.links.MultiNodeBatchNormalization and type(net[1]) is L.BatchNormalization
 assert (converted[1].gamma.array == 2.0).all() and converted[1].gamma is not net[1].gamma
+
+
+class WithBN(kusari.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.bn = L.BatchNormalization(4)
+            self.body = kusari.Sequential(L.BatchNormalization(4))
+
+
+chain = chainermn.links.create_mnbn_model(WithBN(), comm)
+assert type(chain.bn) is type(chain.body[0]) is chainermn.links.MultiNodeBatchNormalization
+assert [name for name, _ in chain.namedparams()] == ["/bn/gamma", "/bn/beta", "/body/0/gamma", "/body/0/beta"]
 print("w_model_parallel.py ok", flush=True)
