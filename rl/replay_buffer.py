@@ -183,3 +183,71 @@ def batch_experiences(experiences: List[List[dict]], device, phi: Callable[[Any]
 
 def _float32(device, values: list):
     return to_device(device, numpy.asarray(values, dtype=numpy.float32))
+
+
+class ReplayUpdater:
+    """The update schedule of a replay-based agent (PFRL's ``ReplayUpdater``).
+
+    At step ``iteration``, once the buffer holds ``replay_start_size`` transitions (and, for episodic
+    updates, ``batchsize`` episodes) and ``iteration`` is a multiple of ``update_interval``,
+    ``update_func`` runs ``n_times_update`` times, each on a fresh sample: ``batchsize`` transitions
+    (as ``replay_buffer.sample`` returns them), or ``batchsize`` episodes cut to
+    ``episodic_update_len``.
+
+    The constructor is the one check of these arguments for DQN and the actor-critic agents: its
+    errors name ``who`` (the agent) and the agents' argument names (``minibatch_size`` for
+    ``batchsize``).
+
+    Parameters
+    ----------
+    replay_buffer : AbstractReplayBuffer (AbstractEpisodicReplayBuffer for episodic updates)
+    update_func : callable(experiences)
+    batchsize, n_times_update, replay_start_size, update_interval : int >= 1
+        ``replay_start_size`` at least ``batchsize`` and at most the buffer's capacity.
+    episodic_update : bool
+    episodic_update_len : int or None
+    who : str
+    """
+
+    def __init__(self, replay_buffer: AbstractReplayBuffer, update_func: Callable[[list], Any],
+                 batchsize: int, episodic_update: bool, n_times_update: int, replay_start_size: int,
+                 update_interval: int, episodic_update_len: Optional[int] = None,
+                 who: str = "ReplayUpdater"):
+        # imported here: kusari.rl.agents imports this module
+        from kusari.rl.agents._common import require_positive_int
+        for name, value in (("minibatch_size", batchsize), ("n_times_update", n_times_update),
+                            ("replay_start_size", replay_start_size),
+                            ("update_interval", update_interval)):
+            require_positive_int(who, name, value)
+        if replay_start_size < batchsize:
+            raise ValueError(f"{who}: replay_start_size={replay_start_size} is below "
+                             f"minibatch_size={batchsize}; the first update could not fill a "
+                             "minibatch")
+        capacity = getattr(replay_buffer, "capacity", None)
+        if capacity is not None and replay_start_size > capacity:
+            raise ValueError(f"{who}: replay_start_size={replay_start_size} exceeds the replay "
+                             f"buffer's capacity={capacity}; updates would never start")
+        if episodic_update and not isinstance(replay_buffer, AbstractEpisodicReplayBuffer):
+            raise TypeError(f"{who}: episodic updates need an episodic replay buffer, got "
+                            f"{type(replay_buffer).__name__}")
+        self.replay_buffer = replay_buffer
+        self.update_func = update_func
+        self.batchsize = batchsize
+        self.episodic_update = episodic_update
+        self.episodic_update_len = episodic_update_len
+        self.n_times_update = n_times_update
+        self.replay_start_size = replay_start_size
+        self.update_interval = update_interval
+
+    def update_if_necessary(self, iteration: int) -> bool:
+        """Run the updates due at step ``iteration``; True if any ran."""
+        buffer = self.replay_buffer
+        if (len(buffer) < self.replay_start_size or iteration % self.update_interval
+                or (self.episodic_update and buffer.n_episodes < self.batchsize)):
+            return False
+        for _ in range(self.n_times_update):
+            if self.episodic_update:
+                self.update_func(buffer.sample_episodes(self.batchsize, self.episodic_update_len))
+            else:
+                self.update_func(buffer.sample(self.batchsize))
+        return True

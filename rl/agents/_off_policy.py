@@ -1,7 +1,8 @@
 """What DDPG, TD3 and SAC share: recording transitions, scheduling replay updates, checking inputs.
 
-Updates are scheduled as PFRL's ``ReplayUpdater`` does; the subclasses own their networks,
-their losses and the way their target networks follow (:func:`kusari.rl.utils.synchronize_parameters`).
+Updates are scheduled by :class:`kusari.rl.replay_buffer.ReplayUpdater`; the subclasses own their
+networks, their losses and the way their target networks follow
+(:func:`kusari.rl.utils.synchronize_parameters`).
 """
 import copy
 from collections.abc import Callable, Sequence
@@ -18,10 +19,9 @@ from kusari.rl.agents._common import (
     check_step,
     place_model,
     require,
-    require_positive_int,
     store_transition,
 )
-from kusari.rl.replay_buffer import batch_experiences
+from kusari.rl.replay_buffer import ReplayUpdater, batch_experiences
 
 
 class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
@@ -52,17 +52,9 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
                                  "train; a Chain registers only the links assigned inside "
                                  "`with self.init_scope():`")
         require(agent, "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
-        for name, value in (("minibatch_size", minibatch_size), ("update_interval", update_interval),
-                            ("n_times_update", n_times_update)):
-            require_positive_int(agent, name, value)
-        if replay_start_size < minibatch_size:
-            raise ValueError(f"{agent}: replay_start_size={replay_start_size} is below "
-                             f"minibatch_size={minibatch_size}; the first update could not fill "
-                             "a minibatch")
-        capacity = replay_buffer.capacity
-        if capacity is not None and replay_start_size > capacity:
-            raise ValueError(f"{agent}: replay_start_size={replay_start_size} exceeds the replay "
-                             f"buffer's capacity={capacity}; updates would never start")
+        self.replay_updater = ReplayUpdater(replay_buffer, self.update, minibatch_size, False,
+                                            n_times_update, replay_start_size, update_interval,
+                                            who=agent)
         self.replay_buffer = replay_buffer
         self.gamma = gamma
         self.gpu = gpu
@@ -189,18 +181,10 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
             self._after_step()
             store_transition(self.replay_buffer, last_obs, last_action, i, batch_obs[i],
                              batch_reward[i], batch_done[i], batch_reset[i])
-            self._update_if_necessary()
+            self.replay_updater.update_if_necessary(self.t)
 
     def _after_step(self) -> None:
         """Called once per environment step while training, after ``t`` advanced."""
-
-    def _update_if_necessary(self) -> bool:
-        # PFRL's ReplayUpdater.update_if_necessary, read afresh at every step
-        if len(self.replay_buffer) < self.replay_start_size or self.t % self.update_interval:
-            return False
-        for _ in range(self.n_times_update):
-            self.update(self.replay_buffer.sample(self.minibatch_size))
-        return True
 
     # updating -----------------------------------------------------------------------------
     def _batch(self, experiences: list[list[dict]]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from kusari.rl.agents._common import (
     require_positive_int,
     store_transition,
 )
-from kusari.rl.replay_buffer import batch_experiences
+from kusari.rl.replay_buffer import ReplayUpdater, batch_experiences
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
 from kusari.rl.utils.copy_param import synchronize_parameters
@@ -169,10 +169,11 @@ class DQN(AttributeSavingMixin, BatchAgent):
         if recurrent:
             raise NotImplementedError(f"{name}: recurrent=True is not supported (kusari.rl has no "
                                       "recurrent Q-functions or episodic updates yet)")
-        self._check_arguments(q_function, optimizer, replay_buffer, gamma, replay_start_size,
-                              minibatch_size, update_interval, target_update_interval,
-                              target_update_method, soft_update_tau, n_times_update,
-                              batch_accumulator, max_grad_norm)
+        self.replay_updater = ReplayUpdater(replay_buffer, self.update, minibatch_size, False,
+                                            n_times_update, replay_start_size, update_interval,
+                                            who=name)
+        self._check_arguments(q_function, optimizer, gamma, update_interval, target_update_interval,
+                              target_update_method, soft_update_tau, batch_accumulator, max_grad_norm)
         self.device = place_model(gpu, q_function)
         self.model = q_function
         self.optimizer = optimizer
@@ -209,25 +210,15 @@ class DQN(AttributeSavingMixin, BatchAgent):
         self._observation_check = ObservationCheck(name)
         self._action_spec: tuple | None = None
 
-    def _check_arguments(self, q_function, optimizer, replay_buffer, gamma, replay_start_size,
-                         minibatch_size, update_interval, target_update_interval, target_update_method,
-                         soft_update_tau, n_times_update, batch_accumulator, max_grad_norm) -> None:
+    def _check_arguments(self, q_function, optimizer, gamma, update_interval, target_update_interval,
+                         target_update_method, soft_update_tau, batch_accumulator, max_grad_norm) -> None:
+        """Check the arguments that the replay schedule (:class:`ReplayUpdater`) did not."""
         name = type(self).__name__
         if not isinstance(q_function, kusari.Link):
             raise TypeError(f"{name}: q_function must be a kusari.Link, got {type(q_function).__name__}")
         check_optimizer(name, "optimizer", optimizer, q_function, "q_function")
-        for arg, value in (("replay_start_size", replay_start_size), ("minibatch_size", minibatch_size),
-                           ("update_interval", update_interval),
-                           ("target_update_interval", target_update_interval),
-                           ("n_times_update", n_times_update)):
-            require_positive_int(name, arg, value)
+        require_positive_int(name, "target_update_interval", target_update_interval)
         require(name, "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
-        if minibatch_size > replay_start_size:
-            raise ValueError(f"{name}: minibatch_size ({minibatch_size}) must not exceed "
-                             f"replay_start_size ({replay_start_size})")
-        if replay_buffer.capacity is not None and replay_buffer.capacity < replay_start_size:
-            raise ValueError(f"{name}: replay_start_size ({replay_start_size}) exceeds the replay "
-                             f"buffer's capacity ({replay_buffer.capacity}); no update would ever run")
         if target_update_interval % update_interval != 0:
             raise ValueError(f"{name}: target_update_interval ({target_update_interval}) must be a "
                              f"multiple of update_interval ({update_interval})")
@@ -318,13 +309,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
                 self.sync_target_network()
             store_transition(self.replay_buffer, last_obs, last_action, i, obs, batch_reward[i],
                              batch_done[i], batch_reset[i])
-            self._update_if_necessary()
-
-    def _update_if_necessary(self) -> None:
-        if len(self.replay_buffer) < self.replay_start_size or self.t % self.update_interval != 0:
-            return
-        for _ in range(self.n_times_update):
-            self.update(self.replay_buffer.sample(self.minibatch_size))
+            self.replay_updater.update_if_necessary(self.t)
 
     def sync_target_network(self) -> None:
         """Make the target network follow the model (``target_update_method``)."""

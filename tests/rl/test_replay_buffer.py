@@ -1,8 +1,10 @@
+import re
+
 import numpy
 import pytest
 
-from kusari.rl.replay_buffer import batch_experiences, random_subseq
-from kusari.rl.replay_buffers import ReplayBuffer
+from kusari.rl.replay_buffer import ReplayUpdater, batch_experiences, random_subseq
+from kusari.rl.replay_buffers import EpisodicReplayBuffer, ReplayBuffer
 from kusari.rl.utils import set_random_seed
 
 
@@ -79,3 +81,51 @@ def test_abstract_buffer_cannot_be_instantiated():
     from kusari.rl.replay_buffer import AbstractReplayBuffer
     with pytest.raises(TypeError):
         AbstractReplayBuffer()
+
+
+def test_replay_updater_schedule():
+    buffer, batches = ReplayBuffer(100), []
+    updater = ReplayUpdater(buffer, batches.append, batchsize=3, episodic_update=False, n_times_update=2,
+                            replay_start_size=5, update_interval=4)
+    ran = []
+    for t in range(1, 13):
+        buffer.append(**_transition(t, 0.0))
+        ran.append(updater.update_if_necessary(t))
+    # the buffer holds 5 from t=5; then every 4th step: t=8 and t=12, two updates each
+    assert [t for t, r in zip(range(1, 13), ran) if r] == [8, 12]
+    assert len(batches) == 4 and all(len(batch) == 3 for batch in batches)
+    assert all(len(experience) == 1 for batch in batches for experience in batch)
+
+
+def test_replay_updater_episodic_waits_for_enough_episodes():
+    buffer, batches = EpisodicReplayBuffer(100), []
+    updater = ReplayUpdater(buffer, batches.append, batchsize=2, episodic_update=True, n_times_update=1,
+                            replay_start_size=2, update_interval=1, episodic_update_len=2)
+    for s in range(3):
+        buffer.append(**_transition(s, 0.0))
+    buffer.stop_current_episode()
+    assert not updater.update_if_necessary(1)  # 3 transitions, but one episode
+    for s in range(3):
+        buffer.append(**_transition(10 + s, 0.0, terminal=s == 2))
+    assert updater.update_if_necessary(2)
+    episodes, = batches
+    assert len(episodes) == 2 and all(len(episode) == 2 for episode in episodes)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(batchsize=0), "DQN: minibatch_size must be an int >= 1, got 0"),
+    (dict(n_times_update=1.5), "DQN: n_times_update must be an int >= 1, got 1.5"),
+    (dict(update_interval=True), "DQN: update_interval must be an int >= 1, got True"),
+    (dict(replay_start_size=2), "DQN: replay_start_size=2 is below minibatch_size=4"),
+    (dict(replay_start_size=11), "DQN: replay_start_size=11 exceeds the replay buffer's capacity=10"),
+])
+def test_replay_updater_refuses_bad_arguments(kwargs, message):
+    arguments = dict(batchsize=4, episodic_update=False, n_times_update=1, replay_start_size=4,
+                     update_interval=1, who="DQN")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ReplayUpdater(ReplayBuffer(10), print, **{**arguments, **kwargs})
+
+
+def test_replay_updater_episodic_needs_an_episodic_buffer():
+    with pytest.raises(TypeError, match="SAC: episodic updates need an episodic replay buffer, got ReplayBuffer"):
+        ReplayUpdater(ReplayBuffer(10), print, 1, True, 1, 1, 1, who="SAC")

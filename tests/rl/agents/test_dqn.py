@@ -298,7 +298,7 @@ def test_statistics_names_are_fixed_from_construction():
 
 # (e) bad input -------------------------------------------------------------------------------
 def test_replay_start_size_above_capacity():
-    with pytest.raises(ValueError, match=r"DQN: replay_start_size \(200\).*capacity \(100\)"):
+    with pytest.raises(ValueError, match=r"DQN: replay_start_size=200 exceeds the replay buffer.s capacity=100"):
         make_agent(replay_start_size=200)
 
 
