@@ -259,8 +259,8 @@ def assert_params_after(links: dict, fixture: dict, k: int) -> None:
             raise AssertionError(f"after update {k}: {e}") from None
 
 
-def assert_close_after(value, expected, name: str, k: int) -> None:
-    numpy.testing.assert_allclose(value, expected, rtol=RTOL, atol=ATOL,
+def assert_close_after(value, expected, name: str, k: int, atol: float = ATOL) -> None:
+    numpy.testing.assert_allclose(value, expected, rtol=RTOL, atol=atol,
                                   err_msg=f"{name} after update {k}")
 
 
@@ -290,7 +290,9 @@ def test_sac_follows_pfrl_over_many_updates(monkeypatch):
         assert_close_after(agent.q_func1_loss_record[-1], fx["q_func1_loss"][k], "q_func1_loss", k)
         assert_close_after(agent.q_func2_loss_record[-1], fx["q_func2_loss"][k], "q_func2_loss", k)
         log_prob = -numpy.asarray(list(agent.entropy_record)[-batch_size:])
-        assert_close_after(log_prob, fx["log_prob"][k], "log_prob", k)
+        # a log-density is a difference of terms of order 1 (the Gaussian's and the tanh's), so its
+        # float32 error is absolute: up to 6e-7 here, at a log-density of -0.0102
+        assert_close_after(log_prob, fx["log_prob"][k], "log_prob", k, atol=5e-6)
         assert_params_after(nets, fx, k)
     assert agent.n_policy_updates == len(fx["rows"])
 
