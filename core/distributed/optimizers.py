@@ -49,6 +49,8 @@ class _MultiNodeOptimizer:
         return bool(self.communicator.allreduce_obj(int(differs)))
 
     def __getattr__(self, name):
+        if name == "actual_optimizer":   # not set yet (copy, unpickling): no recursion
+            raise AttributeError(name)
         return getattr(self.actual_optimizer, name)
 
     def __setattr__(self, name, value):
