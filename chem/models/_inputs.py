@@ -1,6 +1,8 @@
 """Checking a model's graph inputs, so that a wrong preprocessor's output fails clearly."""
 import numpy
 
+from kusari import backend
+
 # which preprocessors produce each adjacency layout, to name them in errors
 _LAYOUTS = {
     3: "(minibatch, N, N), a single adjacency as the nfp, gin, rsgcn and schnet preprocessors give",
@@ -46,3 +48,43 @@ def is_atom_ids(model: str, atom_array) -> bool:
         return False
     raise TypeError(f"{model}: atom_array must be int32 atom IDs or float features, "
                     f"got dtype {dtype}")
+
+
+def real_atoms(model: str, atom_array, is_real_node=None) -> tuple:
+    """Atom IDs with ``concat_mols``' padding (-1) made 0, and the mask of a molecule's own atoms.
+
+    ``concat_mols`` pads integer arrays with -1, so padding atoms are known without a mask; a
+    model that embeds ID 0 for them and leaves them out of every sum (messages, readouts) gives
+    each molecule the output it has alone. Float features carry no such mark: pass
+    ``is_real_node`` with them.
+
+    Parameters
+    ----------
+    model : str
+        Model name for the messages.
+    atom_array : array or Variable, shape (minibatch, N) int32, or (minibatch, N, ch) float
+    is_real_node : array, Variable or None, shape (minibatch, N)
+        1 for a real atom, 0 for padding; None derives it from the -1 IDs.
+
+    Returns
+    -------
+    (atom_array, is_real_node)
+        IDs >= 0 (float features unchanged), and the mask: as given, float32 when derived, None
+        when there is no padding (every atom is real).
+    """
+    array = atom_array.array if hasattr(atom_array, "array") else atom_array
+    if numpy.dtype(array.dtype).kind not in "iu":
+        return atom_array, is_real_node
+    padding = array < 0
+    if not padding.any():
+        return atom_array, is_real_node
+    misplaced = (padding[:, :-1] & ~padding[:, 1:]).any(axis=1)
+    if misplaced.any():
+        rows = numpy.flatnonzero(backend.to_cpu(misplaced)).tolist()
+        raise ValueError(f"{model}: atom_array has a negative ID before a real atom in rows {rows}; "
+                         f"IDs must be >= 0, and -1 only marks concat_mols' padding after a "
+                         f"molecule's atoms (shape {tuple(array.shape)})")
+    xp = backend.get_array_module(array)
+    if is_real_node is None:
+        is_real_node = (~padding).astype(numpy.float32)
+    return xp.where(padding, 0, array).astype(array.dtype, copy=False), is_real_node

@@ -8,7 +8,7 @@ from kusari.chem.links.readout._mask import padding_mask
 from kusari.chem.links.readout.ggnn_readout import GGNNReadout
 from kusari.chem.links.update._rows import real_rows
 from kusari.chem.links.update.ggnn_update import GGNNUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList
 
 
@@ -73,6 +73,7 @@ class GGNN(Chain):
         """
         name = type(self).__name__
         check_graph_inputs(name, atom_array, adj, self.n_edge_types)
+        atom_array, is_real_node = real_atoms(name, atom_array, is_real_node)
         self.reset_state()
         h = self.embed(atom_array) if is_atom_ids(name, atom_array) else atom_array
         h0 = h

@@ -7,7 +7,7 @@ from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
 from kusari.chem.links.connection.graph_mlp import GraphMLP
 from kusari.chem.links.readout.ggnn_readout import GGNNReadout
 from kusari.chem.links.update.gin_update import GINUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList
 
 
@@ -88,6 +88,7 @@ class GIN(Chain):
         Variable, shape (minibatch, out_dim) (``n_update_layers * out_dim`` with concat_hidden)
         """
         check_graph_inputs("GIN", atom_array, adj)
+        atom_array, is_real_node = real_atoms("GIN", atom_array, is_real_node)
         h = self.embed(atom_array) if is_atom_ids("GIN", atom_array) else atom_array
         h0 = h
         g_list = []

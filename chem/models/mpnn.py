@@ -7,7 +7,7 @@ from kusari.chem.links.readout.ggnn_readout import GGNNReadout
 from kusari.chem.links.readout.mpnn_readout import MPNNReadout
 from kusari.chem.links.update.ggnn_update import GGNNUpdate
 from kusari.chem.links.update.mpnn_update import MPNNUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList, Link
 
 _MESSAGE_FUNCS = ("edgenet", "ggnn")
@@ -32,12 +32,17 @@ class MPNN(Chain):
         EdgeNet's edge network (shared by every update layer when given).
     message_func : {'edgenet', 'ggnn'}
     readout_func : {'set2set', 'ggnn'}
+    pairing : {'atom_pair', 'chainer_chemistry'}
+        How the edge network reads an atom pair's edge vector: the pair's own (default), or
+        Chainer Chemistry's reshape, which mixes unrelated pairs and depends on the padded size
+        (for parity with its saved models; see :class:`kusari.chem.links.update.mpnn_update.EdgeNet`).
     """
 
     def __init__(self, out_dim: int, hidden_channels: int = 16, n_update_layers: int = 4,
                  n_atom_types: int = MAX_ATOMIC_NUM, concat_hidden: bool = False,
                  weight_tying: bool = True, n_edge_types: int = 4, nn: Link | None = None,
-                 message_func: str = "edgenet", readout_func: str = "set2set"):
+                 message_func: str = "edgenet", readout_func: str = "set2set",
+                 pairing: str = "atom_pair"):
         super().__init__()
         if message_func not in _MESSAGE_FUNCS:
             raise ValueError(f"MPNN: message_func must be one of {_MESSAGE_FUNCS}, "
@@ -53,7 +58,7 @@ class MPNN(Chain):
                 updates = [GGNNUpdate(hidden_channels=hidden_channels, n_edge_types=n_edge_types)
                            for _ in range(n_message_layer)]
             else:
-                updates = [MPNNUpdate(hidden_channels=hidden_channels, nn=nn)
+                updates = [MPNNUpdate(hidden_channels=hidden_channels, nn=nn, pairing=pairing)
                            for _ in range(n_message_layer)]
             self.update_layers = ChainList(*updates)
             if readout_func == "ggnn":
@@ -71,8 +76,9 @@ class MPNN(Chain):
         self.weight_tying = weight_tying
         self.message_func = message_func
         self.readout_func = readout_func
+        self.pairing = pairing
 
-    def forward(self, atom_array, adj):
+    def forward(self, atom_array, adj, is_real_node=None):
         """Compute the graph vectors.
 
         Parameters
@@ -80,6 +86,9 @@ class MPNN(Chain):
         atom_array : array, shape (minibatch, N) int32, or (minibatch, N, hidden_channels) float
         adj : array or Variable, shape (minibatch, n_edge_types, N, N)
             Edge-typed adjacency (GGNNPreprocessor's).
+        is_real_node : array or None, shape (minibatch, N)
+            1 for real atoms, 0 for padding (derived from ``concat_mols``' -1 IDs when None):
+            padding atoms send no message and are not read out.
 
         Returns
         -------
@@ -87,21 +96,26 @@ class MPNN(Chain):
         """
         check_graph_inputs("MPNN", atom_array, adj, self.n_edge_types)
         self.reset_state()
+        atom_array, is_real_node = real_atoms("MPNN", atom_array, is_real_node)
         h = self.embed(atom_array) if is_atom_ids("MPNN", atom_array) else atom_array
         # the GGNN readout also reads the initial features h0
         h0 = h if self.readout_func == "ggnn" else None
         g_list = []
         for step in range(self.n_update_layers):
-            h = self.update_layers[0 if self.weight_tying else step](h, adj)
+            layer = self.update_layers[0 if self.weight_tying else step]
+            # GGNN messages cross bonds only, so padding atoms send nothing to real ones
+            h = layer(h, adj) if self.message_func == "ggnn" else layer(h, adj, is_real_node)
             if self.concat_hidden:
-                g_list.append(self._readout(self.readout_layers[step], h, h0))
+                g_list.append(self._readout(self.readout_layers[step], h, h0, is_real_node))
         if self.concat_hidden:
             return F.concat(g_list, axis=1)
-        return self._readout(self.readout_layers[0], h, h0)
+        return self._readout(self.readout_layers[0], h, h0, is_real_node)
 
     @staticmethod
-    def _readout(readout, h, h0):
-        return readout(h) if h0 is None else readout(h, h0=h0)
+    def _readout(readout, h, h0, is_real_node):
+        if h0 is None:
+            return readout(h, is_real_node=is_real_node)
+        return readout(h, h0=h0, is_real_node=is_real_node)
 
     def reset_state(self) -> None:
         """Forget the GRU states of the update layers."""

@@ -4,7 +4,7 @@ from kusari.chem.config import MAX_ATOMIC_NUM
 from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
 from kusari.chem.links.readout.nfp_readout import NFPReadout
 from kusari.chem.links.update.nfp_update import NFPUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList
 from kusari.variable import Variable
 
@@ -60,6 +60,7 @@ class NFP(Chain):
         Variable, shape (minibatch, out_dim) (``n_update_layers * out_dim`` with concat_hidden)
         """
         check_graph_inputs("NFP", atom_array, adj)
+        atom_array, is_real_node = real_atoms("NFP", atom_array, is_real_node)
         h = self.embed(atom_array) if is_atom_ids("NFP", atom_array) else atom_array
         adj_array = adj.array if isinstance(adj, Variable) else adj
         degree = self.xp.sum(adj_array, axis=1)

@@ -6,7 +6,7 @@ from kusari.chem.config import MAX_ATOMIC_NUM
 from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
 from kusari.chem.links.readout.ggnn_readout import GGNNReadout
 from kusari.chem.links.update.relgat_update import RelGATUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList
 
 
@@ -67,7 +67,7 @@ class RelGAT(Chain):
         self.n_edge_types = n_edge_types
         self.dropout_ratio = dropout_ratio
 
-    def forward(self, atom_array, adj):
+    def forward(self, atom_array, adj, is_real_node=None):
         """Compute the graph vectors.
 
         Parameters
@@ -75,19 +75,22 @@ class RelGAT(Chain):
         atom_array : array, shape (minibatch, N) int32, or (minibatch, N, hidden_channels) float
         adj : array or Variable, shape (minibatch, n_edge_types, N, N)
             RelGATPreprocessor's edge-typed adjacency (only its nonzero pattern is used).
+        is_real_node : array or None, shape (minibatch, N)
+            1 for real atoms, 0 for padding (derived from ``concat_mols``' -1 IDs when None).
 
         Returns
         -------
         Variable, shape (minibatch, out_dim) (``n_update_layers * out_dim`` with concat_hidden)
         """
         check_graph_inputs("RelGAT", atom_array, adj, self.n_edge_types)
+        atom_array, is_real_node = real_atoms("RelGAT", atom_array, is_real_node)
         h = self.embed(atom_array) if is_atom_ids("RelGAT", atom_array) else atom_array
         h0 = h
         g_list = []
         for step in range(self.n_update_layers):
-            h = self.update_layers[0 if self.weight_tying else step](h, adj)
+            h = self.update_layers[0 if self.weight_tying else step](h, adj, is_real_node=is_real_node)
             if self.concat_hidden:
-                g_list.append(self.readout_layers[step](h, h0))
+                g_list.append(self.readout_layers[step](h, h0, is_real_node))
         if self.concat_hidden:
             return F.concat(g_list, axis=1)
-        return self.readout_layers[0](h, h0)
+        return self.readout_layers[0](h, h0, is_real_node)

@@ -8,7 +8,7 @@ from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
 from kusari.chem.links.connection.graph_linear import GraphLinear
 from kusari.chem.links.readout.ggnn_readout import GGNNReadout
 from kusari.chem.links.update.relgcn_update import RelGCNUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList
 
 
@@ -77,7 +77,7 @@ class RelGCN(Chain):
         self.input_type = input_type
         self.scale_adj = scale_adj
 
-    def forward(self, x, adj):
+    def forward(self, x, adj, is_real_node=None):
         """Compute the graph vectors.
 
         Parameters
@@ -85,6 +85,8 @@ class RelGCN(Chain):
         x : array, shape (minibatch, N) int32 (input_type 'int') or (minibatch, N, ch) float
         adj : array or Variable, shape (minibatch, n_edge_types, N, N)
             RelGCNPreprocessor's edge-typed adjacency.
+        is_real_node : array or None, shape (minibatch, N)
+            1 for real atoms, 0 for padding (derived from ``concat_mols``' -1 IDs when None).
 
         Returns
         -------
@@ -95,9 +97,10 @@ class RelGCN(Chain):
         if given != self.input_type:
             raise TypeError(f"RelGCN: built with input_type={self.input_type!r} but x has dtype "
                             f"{x.dtype} ({given!r} input)")
+        x, is_real_node = real_atoms("RelGCN", x, is_real_node)
         h = self.embed(x)
         if self.scale_adj:
             adj = rescale_adj(adj)
         for rgcn_conv in self.rgcn_convs:
             h = F.tanh(rgcn_conv(h, adj))
-        return self.rgcn_readout(h)
+        return self.rgcn_readout(h, is_real_node=is_real_node)

@@ -9,7 +9,7 @@ from kusari.chem.links.normalization.graph_batch_normalization import (
 )
 from kusari.chem.links.readout.general_readout import GeneralReadout
 from kusari.chem.links.update.rsgcn_update import RSGCNUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList, Link
 from kusari.variable import Variable
 
@@ -56,7 +56,7 @@ class RSGCN(Chain):
         self.n_update_layers = n_update_layers
         self.dropout_ratio = dropout_ratio
 
-    def forward(self, atom_array, adj, **kwargs):
+    def forward(self, atom_array, adj, is_real_node=None, **kwargs):
         """Compute the graph vectors.
 
         Parameters
@@ -64,12 +64,16 @@ class RSGCN(Chain):
         atom_array : array, shape (minibatch, N) int32, or (minibatch, N, hidden_channels) float
         adj : array or Variable, shape (minibatch, N, N)
             RSGCNPreprocessor's normalized adjacency; no gradient flows into it.
+        is_real_node : array or None, shape (minibatch, N)
+            1 for real atoms, 0 for padding (derived from ``concat_mols``' -1 IDs when None); given
+            to the readout, which must then accept it.
 
         Returns
         -------
         Variable, shape (minibatch, out_dim) with the default readout
         """
         check_graph_inputs("RSGCN", atom_array, adj)
+        atom_array, is_real_node = real_atoms("RSGCN", atom_array, is_real_node)
         h = self.embed(atom_array) if is_atom_ids("RSGCN", atom_array) else atom_array
         # Chainer Chemistry treats the adjacency as a constant
         w_adj = adj.array if isinstance(adj, Variable) else adj
@@ -81,4 +85,4 @@ class RSGCN(Chain):
                 h = F.dropout(h, ratio=self.dropout_ratio)
             if i < self.n_update_layers - 1:
                 h = F.relu(h)
-        return self.readout(h)
+        return self.readout(h) if is_real_node is None else self.readout(h, is_real_node=is_real_node)

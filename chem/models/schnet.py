@@ -4,7 +4,7 @@ from kusari.chem.config import MAX_ATOMIC_NUM
 from kusari.chem.links.connection.embed_atom_id import EmbedAtomID
 from kusari.chem.links.readout.schnet_readout import SchNetReadout
 from kusari.chem.links.update.schnet_update import SchNetUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.link import Chain, ChainList
 
 
@@ -45,7 +45,7 @@ class SchNet(Chain):
         self.n_update_layers = n_update_layers
         self.concat_hidden = concat_hidden
 
-    def forward(self, atom_features, dist_features):
+    def forward(self, atom_features, dist_features, is_real_node=None):
         """Compute the graph vectors.
 
         Parameters
@@ -53,6 +53,9 @@ class SchNet(Chain):
         atom_features : array, shape (minibatch, N) int32
         dist_features : array or Variable, shape (minibatch, N, N)
             Interatomic distances (SchNetPreprocessor's).
+        is_real_node : array or None, shape (minibatch, N)
+            1 for real atoms, 0 for padding (derived from ``concat_mols``' -1 IDs when None):
+            padding atoms, at distance 0 from every atom, send no filter message and are not read out.
 
         Returns
         -------
@@ -62,11 +65,12 @@ class SchNet(Chain):
         if not is_atom_ids("SchNet", atom_features) or atom_features.ndim != 2:
             raise TypeError(f"SchNet: atom_features must be (minibatch, N) int32 atom IDs, got "
                             f"shape {tuple(atom_features.shape)} dtype {atom_features.dtype}")
+        atom_features, is_real_node = real_atoms("SchNet", atom_features, is_real_node)
         x = self.embed(atom_features)
         hs = []
         for update in self.update_layers:
-            x = update(x, dist_features)
+            x = update(x, dist_features, is_real_node=is_real_node)
             hs.append(x)
         if self.concat_hidden:
             x = F.concat(hs, axis=2)
-        return self.readout_layer(x)
+        return self.readout_layer(x, is_real_node=is_real_node)

@@ -202,7 +202,8 @@ def concat_molecules(examples: list, is_real_node: bool = True) -> tuple:
         The padded features, ``is_real_node`` ``(B, max n_atoms)`` float32 (1 for a real atom,
         0 for padding) when asked, and the labels ``(B, n_tasks)``.
     """
-    *features, labels = concat_mols(examples)
+    # Chainer Chemistry's zero padding (padding atoms are atom ID 0), as the recorded runs had it
+    *features, labels = concat_mols(examples, padding=0)
     if not is_real_node:
         return (*features, labels)
     mask = numpy.zeros(features[0].shape[:2], dtype=numpy.float32)
@@ -342,7 +343,7 @@ class MolNetRecipe:
             return set_up_predictor(self.method, self.n_unit, self.conv_layers, n_tasks,
                                     label_scaler=label_scaler, conv_kwargs=conv_kwargs)
         conv = MPNN(out_dim=self.n_unit, hidden_channels=self.n_unit,
-                    n_update_layers=self.conv_layers)
+                    n_update_layers=self.conv_layers, pairing="chainer_chemistry")
         return GraphConvPredictor(conv, MLP(out_dim=n_tasks, hidden_dim=self.n_unit),
                                   label_scaler=label_scaler)
 

@@ -2,6 +2,7 @@
 from collections.abc import Callable
 
 from kusari import functions as F
+from kusari.chem.links.readout._mask import exclude_padding, mask_padding_nodes
 from kusari.link import Link
 
 _MODES = ("sum", "max", "summax")
@@ -25,7 +26,7 @@ class GeneralReadout(Link):
         self.mode = mode
         self.activation = activation
 
-    def forward(self, h, axis: int = 1, **kwargs):
+    def forward(self, h, axis: int = 1, is_real_node=None, **kwargs):
         """Reduce h over ``axis``.
 
         Parameters
@@ -33,6 +34,9 @@ class GeneralReadout(Link):
         h : Variable or array, shape (minibatch, node, ch)
         axis : int
             The node axis.
+        is_real_node : array, Variable or None, shape (minibatch, node)
+            1 for real nodes, 0 for padding, which the sum and the max leave out (only with
+            ``axis=1``); None reduces over every node.
 
         Returns
         -------
@@ -40,8 +44,12 @@ class GeneralReadout(Link):
         """
         if self.activation is not None:
             h = self.activation(h)
+        if is_real_node is not None and axis != 1:
+            raise ValueError(f"GeneralReadout: is_real_node masks the node axis 1, got axis={axis}")
+        h_max = exclude_padding(h, is_real_node, node_axis=1)
+        h = mask_padding_nodes(h, is_real_node)
         if self.mode == "sum":
             return F.sum(h, axis=axis)
         if self.mode == "max":
-            return F.max(h, axis=axis)
-        return F.concat((F.sum(h, axis=axis), F.max(h, axis=axis)), axis=axis)
+            return F.max(h_max, axis=axis)
+        return F.concat((F.sum(h, axis=axis), F.max(h_max, axis=axis)), axis=axis)

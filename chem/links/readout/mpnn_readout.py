@@ -33,9 +33,10 @@ class MPNNReadout(Chain):
         self.n_layers = n_layers
         self.processing_steps = processing_steps
 
-    def forward(self, h, **kwargs):
-        """h: (minibatch, node, in_channels) -> (minibatch, out_dim)."""
+    def forward(self, h, is_real_node=None, **kwargs):
+        """h: (minibatch, node, in_channels), is_real_node: (minibatch, node) or None
+        -> (minibatch, out_dim)."""
         self.set2set.reset_state()
         for _ in range(self.processing_steps):
-            g = self.set2set(h)
+            g = self.set2set(h, is_real_node)
         return self.linear2(F.relu(self.linear1(g)))

@@ -3,6 +3,7 @@
 from kusari import functions as F
 from kusari.chem.functions import shifted_softplus
 from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.chem.links.readout._mask import mask_padding_nodes
 from kusari.link import Chain
 
 
@@ -25,6 +26,7 @@ class SchNetReadout(Chain):
         self.out_dim = out_dim
         self.hidden_dim = in_channels
 
-    def forward(self, h, **kwargs):
-        """h: (minibatch, node, ch) -> (minibatch, out_dim)."""
-        return F.sum(self.linear2(shifted_softplus(self.linear1(h))), axis=1)
+    def forward(self, h, is_real_node=None, **kwargs):
+        """h: (minibatch, node, ch), is_real_node: (minibatch, node) or None -> (minibatch, out_dim)."""
+        return F.sum(mask_padding_nodes(self.linear2(shifted_softplus(self.linear1(h))), is_real_node),
+                     axis=1)

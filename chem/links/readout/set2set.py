@@ -1,5 +1,6 @@
 """Set2Set: an order-invariant, LSTM-driven attention readout (Vinyals et al., 2015)."""
 from kusari import functions as F
+from kusari.chem.links.readout._mask import exclude_padding
 from kusari.link import Chain
 from kusari.links import NStepLSTM
 
@@ -8,7 +9,8 @@ class Set2Set(Chain):
     """One processing step per call; the LSTM state and the query persist until reset_state().
 
     Each call feeds the previous ``q*`` (zeros at first) to ``lstm_layer``, attends over the
-    nodes with the LSTM output q (softmax over nodes, padding included) and returns
+    nodes with the LSTM output q (softmax over the nodes, or over the real ones given
+    ``is_real_node``) and returns
     ``q* = [q, r]`` with r the attended node sum.
 
     Parameters
@@ -28,12 +30,14 @@ class Set2Set(Chain):
         self.n_layers = n_layers
         self.reset_state()
 
-    def forward(self, h):
+    def forward(self, h, is_real_node=None):
         """One attention step.
 
         Parameters
         ----------
         h : Variable or array, shape (minibatch, node, in_channels)
+        is_real_node : array, Variable or None, shape (minibatch, node)
+            1 for real nodes, 0 for padding (given no attention); None attends to every node.
 
         Returns
         -------
@@ -57,6 +61,7 @@ class Set2Set(Chain):
         # what the link computes for its mb one-step sequences (without splitting and re-stacking)
         hx, cx, (q,) = F.n_step_lstm(self.n_layers, lstm.dropout, hx, cx, lstm.ws, lstm.bs, [q_star])
         e = F.matmul(h, F.expand_dims(q, 2))  # (mb, node, 1)
+        e = exclude_padding(e, is_real_node, node_axis=1)
         a = F.broadcast_to(F.softmax(e, axis=1), h.shape)
         r = F.sum(a * h, axis=1)  # (mb, ch)
         # the state changes only once the step has succeeded

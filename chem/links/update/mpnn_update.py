@@ -1,8 +1,12 @@
 """MPNNUpdate and its edge network EdgeNet (Gilmer et al., 2017)."""
 
 from kusari import functions as F
+from kusari.chem.links.readout._mask import mask_padding_nodes
 from kusari.link import Chain, Link
 from kusari.links import GRU
+
+#: EdgeNet's readings of an atom pair's edge vector from the adjacency
+PAIRINGS = ("atom_pair", "chainer_chemistry")
 
 
 class EdgeNet(Chain):
@@ -10,10 +14,12 @@ class EdgeNet(Chain):
 
     The message to node i is ``sum_j A_ij h_j`` with ``A_ij = nn(e_ij)`` reshaped to (ch, ch):
     the incoming message takes the edge vectors ``e_ij`` from adj as given, the outgoing one from
-    its transpose. As in Chainer Chemistry, ``e_ij`` is row ``i * node + j`` of the graph's adj
-    reshaped to (node * node, n_edge_types) (a reshape, not a transpose to edge-type-last, so a
-    row mixes edge types of neighbouring pairs). ``nn_layer_in`` and ``nn_layer_out`` are the same
-    link (shared weights, saved under both names).
+    its transpose. With ``pairing='atom_pair'`` (the default) ``e_ij = adj[:, i, j]``, the pair's
+    own bond-type vector. With ``pairing='chainer_chemistry'``, as in Chainer Chemistry, ``e_ij``
+    is row ``i * node + j`` of the graph's adj reshaped to (node * node, n_edge_types) (a reshape,
+    not a transpose to edge-type-last, so a row mixes edge types of unrelated pairs and changes
+    with the padded size). ``nn_layer_in`` and ``nn_layer_out`` are the same link (shared
+    weights, saved under both names).
 
     When ``nn`` is a :class:`kusari.chem.models.MLP` (exactly that class, not a subclass, as the
     default is), its last layer ``l_out`` is linear, so with ``z_ij = nn.hidden(e_ij)`` (k wide)
@@ -28,10 +34,14 @@ class EdgeNet(Chain):
         Must equal the node feature size ch.
     nn : Link or None
         Maps (n, n_edge_types) to (n, out_channels ** 2); None: ``MLP(out_channels ** 2, 16)``.
+    pairing : {'atom_pair', 'chainer_chemistry'}
+        How ``e_ij`` is read from adj (see above).
     """
 
-    def __init__(self, out_channels: int, nn: Link | None = None):
+    def __init__(self, out_channels: int, nn: Link | None = None, pairing: str = "atom_pair"):
         super().__init__()
+        if pairing not in PAIRINGS:
+            raise ValueError(f"EdgeNet: pairing must be one of {PAIRINGS}, got {pairing!r}")
         # models import links, so the MLP model is imported only here
         from kusari.chem.models.mlp import MLP
         if nn is None:
@@ -42,12 +52,24 @@ class EdgeNet(Chain):
             self.nn_layer_in = nn
             self.nn_layer_out = nn
         self.out_channels = out_channels
+        self.pairing = pairing
         self._factored = type(nn) is MLP
+
+    def _edge_vectors(self, adj, order):
+        """The edge vectors of adj (mb, E, node, node) as (mb * node * node, E) rows ordered
+        (b, i, j) (``order='ij'``) or (b, j, i) (``'ji'``)."""
+        mb, edge_type, node, _ = adj.shape
+        if self.pairing == "atom_pair":
+            e = F.transpose(adj, (0, 2, 3, 1) if order == "ij" else (0, 3, 2, 1))
+        else:  # Chainer Chemistry's reshape
+            e = F.reshape(adj, (mb, node, node, edge_type))
+            if order == "ji":
+                e = F.transpose(e, (0, 2, 1, 3))
+        return F.reshape(e, (mb * node * node, edge_type))
 
     def _edge_matrices(self, nn, adj, mb, node, ch):
         # (mb, E, node, node) -> block matrix (mb, node * ch, node * ch) of the per-edge (ch, ch)
-        edge_type = adj.shape[1]
-        a = nn(F.reshape(adj, (-1, edge_type)))
+        a = nn(self._edge_vectors(adj, "ij"))
         a = F.transpose(F.reshape(a, (mb, node, node, ch, ch)), (0, 1, 3, 2, 4))
         return F.reshape(a, (mb, node * ch, node * ch))
 
@@ -57,15 +79,12 @@ class EdgeNet(Chain):
     def _factored_messages(self, h, adj, adj_t):
         # the incoming and outgoing messages sum_j A_ij h_j, each (mb, node, ch)
         mb, node, ch = h.shape
-        edge_type = adj.shape[1]
         mlp = self.nn_layer_in
         if mlp.l_out.out_size != ch * ch:
             raise ValueError(f"EdgeNet: nn must output out_channels ** 2 = {ch * ch} values per "
                              f"edge, its l_out has out_size={mlp.l_out.out_size}")
         # edge vectors ordered (b, j, i), so that z is (mb, j, i * k): the sum over j is one matmul
-        zs = [mlp.hidden(F.reshape(F.transpose(F.reshape(a, (mb, node, node, edge_type)),
-                                               (0, 2, 1, 3)), (mb * node * node, edge_type)))
-              for a in (adj, adj_t)]
+        zs = [mlp.hidden(self._edge_vectors(a, "ji")) for a in (adj, adj_t)]
         k = zs[0].shape[1]
         W = mlp.l_out.W
         if W.array is None:  # l_out is lazy: as its own first call would, size it by z
@@ -121,28 +140,33 @@ class MPNNUpdate(Chain):
         GRU state size (``hidden_channels`` when None).
     nn : Link or None
         EdgeNet's edge network.
+    pairing : {'atom_pair', 'chainer_chemistry'}
+        EdgeNet's reading of the edge vectors.
     """
 
     def __init__(self, in_channels: int | None = None, hidden_channels: int = 16,
-                 out_channels: int | None = None, nn: Link | None = None, **kwargs):
+                 out_channels: int | None = None, nn: Link | None = None,
+                 pairing: str = "atom_pair", **kwargs):
         super().__init__()
         if out_channels is None:
             out_channels = hidden_channels
         if in_channels is None:
             in_channels = out_channels
         with self.init_scope():
-            self.message_layer = EdgeNet(out_channels=hidden_channels, nn=nn)
+            self.message_layer = EdgeNet(out_channels=hidden_channels, nn=nn, pairing=pairing)
             self.update_layer = GRU(2 * hidden_channels, out_channels)
         self.in_channels = in_channels
         self.hidden_channels = hidden_channels
         self.out_channels = out_channels
         self.nn = nn
 
-    def forward(self, h, adj, **kwargs):
+    def forward(self, h, adj, is_real_node=None, **kwargs):
         """h: (minibatch, node, hidden_channels), adj: (minibatch, E, node, node)
-        -> (minibatch, node, out_channels)."""
+        -> (minibatch, node, out_channels); padding nodes (0 in is_real_node, (minibatch, node))
+        send no message."""
         mb, node, _ = h.shape
-        m = F.reshape(self.message_layer(h, adj), (mb * node, 2 * self.hidden_channels))
+        m = self.message_layer(mask_padding_nodes(h, is_real_node), adj)
+        m = F.reshape(m, (mb * node, 2 * self.hidden_channels))
         return F.reshape(self.update_layer(m), (mb, node, self.out_channels))
 
     def reset_state(self) -> None:

@@ -2,6 +2,7 @@
 
 from kusari import functions as F
 from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.chem.links.readout._mask import exclude_padding
 from kusari.link import Chain
 from kusari.variable import Variable
 
@@ -53,7 +54,7 @@ class RelGATUpdate(Chain):
         self.concat_heads = concat_heads
         self.negative_slope = negative_slope
 
-    def forward(self, h, adj, **kwargs):
+    def forward(self, h, adj, is_real_node=None, **kwargs):
         """Update the node features.
 
         Parameters
@@ -61,6 +62,9 @@ class RelGATUpdate(Chain):
         h : Variable, shape (minibatch, node, in_channels)
         adj : array or Variable, shape (minibatch, n_edge_types, node, node)
             Only its nonzero pattern is used (no gradient flows into it).
+        is_real_node : array or None, shape (minibatch, node)
+            1 for real nodes, 0 for padding. A node without neighbours attends to every
+            non-neighbour alike; the mask keeps padding nodes out of that.
 
         Returns
         -------
@@ -90,6 +94,7 @@ class RelGATUpdate(Chain):
         adj_array = adj.array if isinstance(adj, Variable) else adj
         connected = xp.broadcast_to((adj_array != 0)[:, :, None], shape)
         e = F.where(connected, e, xp.full(shape, _NOT_CONNECTED_LOGIT, dtype=e.dtype))
+        e = exclude_padding(e, is_real_node, node_axis=4)
         if self.softmax_mode == "across":
             e = F.reshape(F.transpose(e, (0, 2, 3, 1, 4)), (mb, n_heads, node, n_edge * node))
             alpha = self._dropout(F.softmax(e, axis=3))

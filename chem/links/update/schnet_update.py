@@ -2,6 +2,7 @@
 from kusari import functions as F
 from kusari.chem.functions import shifted_softplus
 from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.chem.links.readout._mask import mask_padding_nodes
 from kusari.link import Chain, ChainList
 from kusari.links import Linear
 
@@ -81,8 +82,9 @@ class SchNetUpdate(Chain):
                                  gamma=gamma, hidden_dim=hidden_channels)
         self.hidden_channels = hidden_channels
 
-    def forward(self, h, adj, **kwargs):
-        """h: (minibatch, atom, hidden_channels), adj: distances (minibatch, atom, atom) -> like h."""
-        v = self.cfconv(self.linear[0](h), adj)
+    def forward(self, h, adj, is_real_node=None, **kwargs):
+        """h: (minibatch, atom, hidden_channels), adj: distances (minibatch, atom, atom) -> like h;
+        is_real_node (minibatch, atom) or None: padding atoms (0) send nothing."""
+        v = self.cfconv(mask_padding_nodes(self.linear[0](h), is_real_node), adj)
         v = self.linear[2](shifted_softplus(self.linear[1](v)))
         return h + v

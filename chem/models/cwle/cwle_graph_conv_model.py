@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from kusari import functions as F
 from kusari.chem.config import MAX_ATOMIC_NUM
 from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.chem.models._inputs import real_atoms
 from kusari.chem.models.gwm.gwm_graph_conv_model import GraphConvModelBase, to_array  # NOQA
 from kusari.links import EmbedID
 
@@ -72,7 +73,7 @@ class WLEGraphConvModelBase(GraphConvModelBase):
         -------
         Variable, shape (minibatch, out_dim) (``n_update_layers * out_dim`` with concat_hidden)
         """
-        h = self.embed_atoms(atom_array, adj)
+        h, is_real_node = self.embed_atoms(atom_array, adj, is_real_node)
         h0 = h
         if self.with_wle:
             expected = tuple(atom_array.shape[:2])
@@ -80,6 +81,7 @@ class WLEGraphConvModelBase(GraphConvModelBase):
             if given != expected:
                 raise ValueError(f"{type(self).__name__}: wle_array must have shape {expected} "
                                  f"(minibatch, N) like atom_array, got {given}")
+            wle_array, _ = real_atoms(type(self).__name__, wle_array)   # concat_mols pads it with -1
             h = self.merge_wle(h, self.embed_wle(wle_array))
         additional_kwargs = self.preprocess_addtional_kwargs(
             atom_array, adj, wle_array=wle_array, is_real_node=is_real_node)

@@ -3,6 +3,7 @@ from collections.abc import Callable
 
 from kusari import functions as F
 from kusari.chem.links.connection.graph_linear import GraphLinear
+from kusari.chem.links.readout._mask import exclude_padding
 from kusari.link import Chain, ChainList
 from kusari.links import GRU, Linear
 
@@ -102,7 +103,7 @@ class GraphTransmitterUnit(Chain):
         self.n_heads = n_heads
         self.activation = activation
 
-    def forward(self, h, g, step: int = 0):
+    def forward(self, h, g, step: int = 0, is_real_node=None):
         """Compute the message to the super node.
 
         Parameters
@@ -111,6 +112,8 @@ class GraphTransmitterUnit(Chain):
         g : Variable, shape (minibatch, hidden_dim_super)
         step : int
             Unused (kept for the signature).
+        is_real_node : array or None, shape (minibatch, node)
+            Padding nodes (0) get no attention; None attends to every node.
 
         Returns
         -------
@@ -122,7 +125,8 @@ class GraphTransmitterUnit(Chain):
         keys = F.transpose(F.reshape(self.B(h), (mb, node, n_heads, d_super)), (0, 2, 1, 3))
         query = F.broadcast_to(F.reshape(g, (mb, 1, 1, d_super)), (mb, n_heads, 1, d_super))
         # (mb, head, 1, node), normalized over the nodes
-        attention = F.softmax(F.matmul(query, keys, transb=True), axis=3)
+        logits = F.matmul(query, keys, transb=True)
+        attention = F.softmax(exclude_padding(logits, is_real_node, node_axis=3), axis=3)
         attention = _dropout(attention, self.dropout_ratio)
         summed = F.reshape(F.matmul(attention, values), (mb, n_heads * ch))
         return self.activation(self.W_super(summed))
@@ -192,7 +196,7 @@ class GWM(Chain):
         self.activation = activation
         self.wgu_activation = wgu_activation
 
-    def forward(self, h, h_new, g, step: int = 0):
+    def forward(self, h, h_new, g, step: int = 0, is_real_node=None):
         """Exchange messages between the nodes and the super node after one GNN layer.
 
         Call ``reset_state`` before each new batch of graphs.
@@ -207,6 +211,8 @@ class GWM(Chain):
             Super-node features.
         step : int
             Index of the units to use.
+        is_real_node : array or None, shape (minibatch, node)
+            1 for real nodes, 0 for padding (which the super node does not read).
 
         Returns
         -------
@@ -214,7 +220,7 @@ class GWM(Chain):
         """
         mb, n_nodes, _ = h.shape
         g_new = self.activation(self.update_super[step](g))
-        h_trans = self.graph_transmitter[step](h, g)
+        h_trans = self.graph_transmitter[step](h, g, is_real_node=is_real_node)
         g_trans = self.super_transmitter[step](g, n_nodes)
         merged_h = self.wgu_local[step](h_new, g_trans)
         merged_g = self.wgu_super[step](h_trans, g_new)

@@ -17,7 +17,7 @@ from kusari.chem.links.update.ggnn_update import GGNNUpdate
 from kusari.chem.links.update.gnn_film_update import GNNFiLMUpdate
 from kusari.chem.links.update.relgat_update import RelGATUpdate
 from kusari.chem.links.update.relgcn_update import RelGCNUpdate
-from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids
+from kusari.chem.models._inputs import check_graph_inputs, is_atom_ids, real_atoms
 from kusari.chem.models.gwm.gwm import GWM
 from kusari.chem.models.relgcn import rescale_adj
 from kusari.link import Chain, ChainList
@@ -109,25 +109,29 @@ class GraphConvModelBase(Chain):
         self.n_update_layers = n_update_layers
         self.n_edge_types = n_edge_types
 
-    def embed_atoms(self, atom_array, adj):
-        """Check the inputs' layout, reset the states, embed int32 atom IDs.
+    def embed_atoms(self, atom_array, adj, is_real_node=None):
+        """Check the inputs' layout, reset the states, embed int32 atom IDs (``concat_mols``' -1
+        padding as ID 0, marked in the mask).
 
         Parameters
         ----------
         atom_array : array, shape (minibatch, N) int32, or (minibatch, N, ch) float
         adj : array or Variable, shape (minibatch, n_edge_types, N, N) for edge-typed update
             layers (GGNN, RelGCN, RelGAT, GNNFiLM), else (minibatch, N, N)
+        is_real_node : array or None, shape (minibatch, N)
 
         Returns
         -------
-        Variable, shape (minibatch, N, hidden_channels[0])
+        (Variable (minibatch, N, hidden_channels[0]), is_real_node)
+            The mask as given, or derived from the -1 IDs (None without padding).
         """
         name = type(self).__name__
         edge_typed = (isinstance(self.update_layer, type)
                       and issubclass(self.update_layer, _EDGE_TYPED_UPDATES))
         check_graph_inputs(name, atom_array, adj, self.n_edge_types if edge_typed else None)
         self.reset_state()
-        return self.embed(atom_array) if is_atom_ids(name, atom_array) else atom_array
+        atom_array, is_real_node = real_atoms(name, atom_array, is_real_node)
+        return (self.embed(atom_array) if is_atom_ids(name, atom_array) else atom_array), is_real_node
 
     def convolve(self, h, h0, adj, additional_kwargs: dict, is_real_node=None,
                  warp: Callable | None = None):
@@ -155,7 +159,12 @@ class GraphConvModelBase(Chain):
         g_list = []
         for step in range(self.n_update_layers):
             index = 0 if self.weight_tying else step
-            h_new = self.update_layers[index](h=h, adj=adj, **additional_kwargs)
+            layer = self.update_layers[index]
+            if is_real_node is not None and isinstance(layer, RelGATUpdate):
+                # an atom without neighbours attends to all non-neighbours, padding excluded
+                h_new = layer(h=h, adj=adj, is_real_node=is_real_node, **additional_kwargs)
+            else:
+                h_new = layer(h=h, adj=adj, **additional_kwargs)
             h = h_new if warp is None else warp(h, h_new, index)
             if self.use_batchnorm:
                 h = self.bnorms[index](h)
@@ -260,7 +269,7 @@ class GWMGraphConvModel(GraphConvModelBase):
         -------
         Variable, shape (minibatch, out_dim) (``n_update_layers * out_dim`` with concat_hidden)
         """
-        h = self.embed_atoms(atom_array, adj)
+        h, is_real_node = self.embed_atoms(atom_array, adj, is_real_node)
         h0 = h
         additional_kwargs = self.preprocess_addtional_kwargs(
             atom_array, adj, super_node=super_node, is_real_node=is_real_node)
@@ -275,7 +284,7 @@ class GWMGraphConvModel(GraphConvModelBase):
 
         def warp(h, h_new, index):
             nonlocal h_s
-            h_new, h_s = self.gwm(h, h_new, h_s, index)
+            h_new, h_s = self.gwm(h, h_new, h_s, index, is_real_node)
             return h_new
 
         g = self.convolve(h, h0, adj, additional_kwargs, is_real_node, warp=warp)

@@ -5,7 +5,7 @@ from collections.abc import Callable
 import kusari
 from kusari import functions as F
 from kusari.chem.models.prediction._supervised import SupervisedForwardModel, metrics_dict
-from kusari.dataset import concat_examples
+from kusari.chem.dataset.converters import concat_mols
 
 
 def _argmax(*args):
@@ -43,7 +43,7 @@ class Classifier(SupervisedForwardModel):
         super().__init__(predictor, lossfun, metrics_dict("Classifier", metrics_fun, "accuracy"),
                          label_key, device)
 
-    def predict_proba(self, data, batchsize: int = 16, converter: Callable = concat_examples,
+    def predict_proba(self, data, batchsize: int = 16, converter: Callable = concat_mols,
                       retain_inputs: bool = False, preprocess_fn: Callable | None = None,
                       postprocess_fn: Callable | None = F.softmax):
         """Class probabilities of every example of ``data``, in test mode without a graph.
@@ -65,7 +65,7 @@ class Classifier(SupervisedForwardModel):
         return self._predict(data, batchsize, converter, retain_inputs, preprocess_fn,
                              postprocess_fn)
 
-    def predict(self, data, batchsize: int = 16, converter: Callable = concat_examples,
+    def predict(self, data, batchsize: int = 16, converter: Callable = concat_mols,
                 retain_inputs: bool = False, preprocess_fn: Callable | None = None,
                 postprocess_fn: Callable | None = _argmax):
         """The predicted class of every example of ``data`` (argmax over axis 1 by default).

@@ -4,7 +4,7 @@ from collections.abc import Callable
 import kusari
 from kusari import functions as F
 from kusari.chem.models.prediction._supervised import SupervisedForwardModel, metrics_dict
-from kusari.dataset import concat_examples
+from kusari.chem.dataset.converters import concat_mols
 
 
 class Regressor(SupervisedForwardModel):
@@ -28,7 +28,7 @@ class Regressor(SupervisedForwardModel):
         super().__init__(predictor, lossfun, metrics_dict("Regressor", metrics_fun, "metrics"),
                          label_key, device)
 
-    def predict(self, data, batchsize: int = 16, converter: Callable = concat_examples,
+    def predict(self, data, batchsize: int = 16, converter: Callable = concat_mols,
                 retain_inputs: bool = False, preprocess_fn: Callable | None = None,
                 postprocess_fn: Callable | None = None):
         """The predictor's output for every example of ``data``, in test mode without a graph.

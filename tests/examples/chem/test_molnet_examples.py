@@ -59,10 +59,10 @@ def _load_best(scripts, run, dataset, method):
 
 
 def test_regression_keeps_the_best_epoch_and_predicts(tmp_path, env, scripts):
-    # the default network on all of ESOL, seed 0: its validation RMSE rises in epoch 2, so the
+    # the default network on all of ESOL, seed 1: its validation RMSE rises in epoch 2 (1.678 -> 1.691), so the
     # best epoch is not the last one
     stdout = _run("train_molnet.py", env, tmp_path, "--dataset", "delaney", "--method", "ggnn",
-                  "--epoch", "2", "--seed", "0")
+                  "--epoch", "2", "--seed", "1")
     run = tmp_path / "result" / "delaney_ggnn_all"
     with open(run / "log") as f:
         log = json.load(f)

@@ -4,9 +4,21 @@ import pytest
 from kusari.chem.dataset.converters import concat_mols, converter_method_dict
 
 
-def test_ragged_1d_arrays_are_zero_padded():
+def test_ragged_integer_arrays_are_padded_with_minus_one():
     result = concat_mols([numpy.array([1, 2]), numpy.array([4, 5, 6])], device=-1)
+    numpy.testing.assert_array_equal(result, [[1, 2, -1], [4, 5, 6]])
+
+
+def test_ragged_float_arrays_are_zero_padded():
+    result = concat_mols([numpy.array([1., 2.], numpy.float32), numpy.array([4., 5., 6.], numpy.float32)])
     numpy.testing.assert_array_equal(result, [[1, 2, 0], [4, 5, 6]])
+
+
+def test_chainer_chemistry_padding_is_an_option():
+    result = concat_mols([numpy.array([1, 2]), numpy.array([4, 5, 6])], padding=0)
+    numpy.testing.assert_array_equal(result, [[1, 2, 0], [4, 5, 6]])
+    with pytest.raises(ValueError, match="concat_mols: padding must be 'mark'"):
+        concat_mols([numpy.array([1])], padding="zero")
 
 
 def test_molecule_tuples_are_padded_per_position():
@@ -14,7 +26,7 @@ def test_molecule_tuples_are_padded_per_position():
     atoms1, adj1 = numpy.array([6, 6, 7], numpy.int32), 2 * numpy.ones((3, 3), numpy.float32)
     atoms, adjs, labels = concat_mols([(atoms0, adj0, numpy.float32(0.5)),
                                        (atoms1, adj1, numpy.float32(1.5))])
-    numpy.testing.assert_array_equal(atoms, [[6, 8, 0], [6, 6, 7]])
+    numpy.testing.assert_array_equal(atoms, [[6, 8, -1], [6, 6, 7]])
     assert atoms.dtype == numpy.int32 and adjs.dtype == numpy.float32
     numpy.testing.assert_array_equal(adjs[0], [[1, 1, 0], [1, 1, 0], [0, 0, 0]])
     numpy.testing.assert_array_equal(adjs[1], 2 * numpy.ones((3, 3)))
