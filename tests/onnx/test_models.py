@@ -59,3 +59,21 @@ def test_vision_classifiers(name, check):
     model = getattr(VL, name)(n_class=10)
     size = 224 if name == "VGG16" else 64   # VGG16's fc6 takes 7x7 maps
     check(model, lambda n: (rng.uniform(0, 255, (n, 3, size, size)).astype(numpy.float32),), batches=(1, 2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,size", [("SSD300", 300), ("YOLOv2", 416), ("YOLOv3", 416)])
+def test_detector_heads(name, size, check):
+    """The detectors' raw outputs (box offsets and class scores of every anchor) in ONNX Runtime; the
+    decoding and NMS after them run in Python (``predict``) and are not exported."""
+    import kusari.vision.links as VL
+    model = getattr(VL, name)(n_fg_class=3)
+    images = lambda n: (rng.uniform(0, 255, (n, 3, size, size)).astype(numpy.float32),)  # NOQA: E731
+    check(model, images, batches=(1, 2), atol=1e-2)   # outputs reach 1e3 with random weights: 1e-5 of that
+
+
+@pytest.mark.slow
+def test_faster_rcnn_feature_extractor(check):
+    import kusari.vision.links as VL
+    model = VL.FasterRCNNVGG16(n_fg_class=3)
+    check(model.extractor, lambda n: (rng.uniform(0, 255, (n, 3, 96, 128)).astype(numpy.float32),), batches=(1, 2))

@@ -1,6 +1,7 @@
 """Converters of kusari.functions.pooling: max and average pooling."""
 from kusari.functions.pooling.average_pooling_nd import AveragePoolingND
 from kusari.functions.pooling.max_pooling_nd import MaxPoolingND
+from kusari.functions.pooling.unpooling_nd import UnpoolingND
 from kusari.onnx.converters import register_converter
 
 
@@ -30,3 +31,27 @@ def _average_pooling(ctx, node):
     if window["pads"][len(window["pads"]) // 2:] != list(node._geom.pad):
         ctx.unsupported("a window reaching past the padding")
     return ctx.add("AveragePool", ctx.inputs, count_include_pad=int(node._pad_value is not None), **window)
+
+
+@register_converter(UnpoolingND, functions=("unpooling_1d", "unpooling_2d", "unpooling_3d", "unpooling_nd"))
+def _unpooling(ctx, node):
+    """Windows that tile the output (stride = ksize, no pad): each value repeated over its window (nearest
+    Resize), then cut or zero-padded to the output size."""
+    geom = node._geom
+    if geom.stride != geom.ksize or any(geom.pad):
+        ctx.unsupported(f"overlapping or padded windows (ksize={geom.ksize}, stride={geom.stride}, pad={geom.pad})")
+    x = ctx.inputs[0]
+    in_shape = ctx.in_arrays[0].shape
+    tiled = [n * k for n, k in zip(in_shape[2:], geom.ksize)]
+    leading = ctx.add("Slice", [ctx.add("Shape", [x]), ctx.ints([0]), ctx.ints([2])])
+    sizes = ctx.add("Concat", [leading, ctx.ints(tiled)], axis=0)
+    y = ctx.add("Resize", [x, "", "", sizes], mode="nearest", coordinate_transformation_mode="asymmetric",
+                nearest_mode="floor")
+    out = list(geom.dims)
+    if any(o < t for o, t in zip(out, tiled)):
+        axes = list(range(2, 2 + len(out)))
+        y = ctx.add("Slice", [y, ctx.ints([0] * len(out)), ctx.ints(out), ctx.ints(axes)])
+    if any(o > t for o, t in zip(out, tiled)):
+        extra = [max(0, o - t) for o, t in zip(out, tiled)]
+        y = ctx.add("Pad", [y, ctx.ints([0] * (2 + len(out)) + [0, 0] + extra)])
+    return y

@@ -20,6 +20,10 @@ CASES = {
     "average_pooling_2d": (lambda x: F.average_pooling_2d(x, 3, 2, pad=1), _x(2, 7, 7)),
     "average_pooling_3d": (lambda x: F.average_pooling_3d(x, 2), _x(2, 4, 4, 4)),
     "average_pooling_nd": (lambda x: F.average_pooling_nd(x, (2, 2), 1), _x(2, 4, 5)),
+    "unpooling_1d": (lambda x: F.unpooling_1d(x, 3, cover_all=False), _x(2, 4)),
+    "unpooling_2d": (lambda x: F.unpooling_2d(x, 2, outsize=(5, 7)), _x(2, 3, 4)),   # cut and zero-padded
+    "unpooling_3d": (lambda x: F.unpooling_3d(x, 2, cover_all=False), _x(2, 2, 3, 2)),
+    "unpooling_nd": (lambda x: F.unpooling_nd(x, (2, 1), cover_all=False), _x(2, 3, 3)),
 }
 
 
@@ -27,6 +31,10 @@ CASES = {
 def test_pooling_matches_onnxruntime(name, check):
     func, make_inputs = CASES[name]
     check(func, make_inputs)
+
+
+def test_unpooling_past_the_last_window_is_zero(check):
+    check(lambda x: F.unpooling_2d(x, 2, outsize=(7, 9), cover_all=False), _x(2, 3, 4))
 
 
 def test_return_indices_is_refused_with_the_op_name():
