@@ -23,6 +23,7 @@ from kusari import onednn  # NOQA
 from kusari import initializers  # NOQA
 from kusari.initializer import Initializer  # NOQA
 from kusari import functions  # NOQA
+from kusari.functions.math import basic_math  # NOQA  (Chainer's kusari.basic_math)
 from kusari.functions.math.basic_math import install_variable_arithmetics as _install
 
 _install()

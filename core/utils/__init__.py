@@ -1,4 +1,5 @@
 """Small helpers shared across kusari: array coercion, cheap input validation, shape sizes, files."""
+import collections.abc as collections_abc  # NOQA  (Chainer's kusari.utils.collections_abc)
 import hashlib
 import os
 import warnings

@@ -124,3 +124,10 @@ def test_a_node_with_only_backward_accumulate_backpropagates():
     y.grad = numpy.ones(2, numpy.float32)
     y.backward()
     assert x.grad.tolist() == [4.0, 4.0]
+
+
+def test_chainer_module_names():
+    import collections.abc
+    from kusari import utils
+    assert kusari.basic_math is F.math.basic_math
+    assert utils.collections_abc is collections.abc

@@ -119,8 +119,29 @@ def _diagonal_mask(xp, sub, shape, dtype):
     return mask.astype(dtype)
 
 
+def _from_sublists(operands):
+    """NumPy's other form ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` as ``('ab,bc->ac', a, b)``."""
+    import string
+
+    def letters(sublist):
+        try:
+            return "".join("..." if s is Ellipsis else string.ascii_letters[s] for s in sublist)
+        except (TypeError, IndexError):
+            raise ValueError(f"einsum: a subscript list holds ints in [0, 52) or Ellipsis, got {sublist!r}") from None
+    pairs, out = (operands, None) if len(operands) % 2 == 0 else (operands[:-1], operands[-1])
+    if not all(isinstance(s, (list, tuple)) for s in pairs[1::2] + ((out,) if out is not None else ())):
+        raise TypeError("einsum: the first operand must be the subscripts string, or operands and subscript "
+                        f"lists must alternate (NumPy's sublist form); got {type(operands[0]).__name__} first")
+    subscripts = ",".join(letters(s) for s in pairs[1::2])
+    if out is not None:
+        subscripts += "->" + letters(out)
+    return (subscripts,) + tuple(pairs[0::2])
+
+
 def einsum(*operands):
     """Einstein summation: ``einsum('ij,jk->ik', a, b)`` as ``numpy.einsum``, differentiable.
+
+    NumPy's sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` is accepted too.
 
     ``operands[0]`` is the subscripts string (letters, '...' for broadcast axes, implicit output
     when '->' is absent); the rest are float arrays of one dtype. Returns the output's shape.
@@ -128,6 +149,8 @@ def einsum(*operands):
     from kusari.functions.array.broadcast import broadcast_to
     if not operands:
         raise ValueError("einsum: needs a subscripts string and at least one operand")
+    if not isinstance(operands[0], str):
+        operands = _from_sublists(operands)
     subscripts, xs = operands[0], operands[1:]
     if not xs:
         raise ValueError("einsum: needs at least one operand after the subscripts")

@@ -18,7 +18,11 @@ class CooMatMul(FunctionNode):
     Inputs: ``sp`` ((B,) nnz) and ``dn`` ((B,) K, N); ``row`` / ``col`` / ``sp_shape`` fix S's pattern.
     """
 
-    def __init__(self, row, col, sp_shape, transa, transb, transc):
+    def __init__(self, row, col, sp_shape, sp_order="other", transa=False, transb=False, transc=False,
+                 dtype=None):
+        # Chainer's signature; sp_order (whether the entries are sorted) is a hint kusari does not need
+        if dtype is not None:
+            raise TypeError(f"CooMatMul: dtype={dtype!r} is not supported (the output has the inputs' dtype)")
         self._row, self._col, self._sp_shape = row, col, tuple(sp_shape)
         self._transa, self._transb, self._transc = transa, transb, transc
 
@@ -62,7 +66,7 @@ class CooMatMul(FunctionNode):
                 g = CooMatMulGradSP(*pattern, self._transc, not self._transb, self._transa)
                 ret.append(g.apply((gc, dn))[0])
             else:
-                g = CooMatMul(*pattern, not self._transa, self._transc, self._transb)
+                g = CooMatMul(*pattern, transa=not self._transa, transb=self._transc, transc=self._transb)
                 ret.append(g.apply((sp, gc))[0])
         return tuple(ret)
 
@@ -93,10 +97,10 @@ class CooMatMulGradSP(FunctionNode):
         ret = []
         for i in indexes:
             if i == 0:
-                g = CooMatMul(*pattern, self._transc, not self._transb, self._transa)
+                g = CooMatMul(*pattern, transa=self._transc, transb=not self._transb, transc=self._transa)
                 ret.append(g.apply((g_sp, b))[0])
             else:
-                g = CooMatMul(*pattern, not self._transc, self._transa, not self._transb)
+                g = CooMatMul(*pattern, transa=not self._transc, transb=self._transa, transc=not self._transb)
                 ret.append(g.apply((g_sp, a))[0])
         return tuple(ret)
 
@@ -110,9 +114,9 @@ def sparse_matmul(a, b, transa=False, transb=False):
     """
     a_sparse, b_sparse = isinstance(a, CooMatrix), isinstance(b, CooMatrix)
     if a_sparse and not b_sparse:
-        return CooMatMul(a.row, a.col, a.shape, transa, transb, False).apply((a.data, b))[0]
+        return CooMatMul(a.row, a.col, a.shape, transa=transa, transb=transb).apply((a.data, b))[0]
     if b_sparse and not a_sparse:
         # a @ S == (S^T @ a^T)^T
-        return CooMatMul(b.row, b.col, b.shape, not transb, not transa, True).apply((b.data, a))[0]
+        return CooMatMul(b.row, b.col, b.shape, transa=not transb, transb=not transa, transc=True).apply((b.data, a))[0]
     raise TypeError(f"sparse_matmul: exactly one of a and b must be a CooMatrix, got "
                     f"{type(a).__name__} and {type(b).__name__}")

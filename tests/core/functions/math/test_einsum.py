@@ -62,3 +62,13 @@ def test_einsum_errors():
         F.einsum("ij,ij->", a, a.astype(numpy.float64))
     with pytest.raises(TypeError, match="einsum: operand 1 must be a floating-point array"):
         F.einsum("ij,ij->", a, numpy.ones((2, 3), numpy.int32))
+
+
+def test_einsum_takes_numpy_sublist_form():
+    a = numpy.random.rand(2, 3).astype(numpy.float32)
+    b = numpy.random.rand(3, 4).astype(numpy.float32)
+    numpy.testing.assert_allclose(F.einsum(a, [0, 1], b, [1, 2], [0, 2]).array, a @ b, rtol=1e-5)
+    numpy.testing.assert_allclose(F.einsum(a, [Ellipsis, 1], b, [1, 2]).array,
+                                  numpy.einsum(a, [Ellipsis, 1], b, [1, 2]), rtol=1e-5)
+    with pytest.raises(ValueError, match="ints in \\[0, 52\\)"):
+        F.einsum(a, [0, 99])
