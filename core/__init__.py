@@ -10,7 +10,7 @@ from kusari.configuration import (config, force_backprop_mode, get_dtype, global
                                   is_debug, mixed16, no_backprop_mode, set_debug, using_config)
 from kusari import backend  # NOQA
 from kusari.backend import get_array_types, get_device, using_device  # NOQA
-from kusari import backends  # NOQA
+from kusari import backends, memory_layouts  # NOQA
 from kusari.backends import cuda  # NOQA
 from kusari.variable import Parameter, Variable, VariableNode, as_array, as_variable  # NOQA
 from kusari.function_node import FunctionNode  # NOQA

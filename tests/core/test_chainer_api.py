@@ -131,3 +131,22 @@ def test_chainer_module_names():
     from kusari import utils
     assert kusari.basic_math is F.math.basic_math
     assert utils.collections_abc is collections.abc
+
+
+def test_conv_nd_names_are_the_nd_im2col():
+    from kusari.utils import conv_nd
+    x = numpy.random.rand(2, 3, 4, 5, 6).astype(numpy.float32)
+    col = conv_nd.im2col_nd_cpu(x, (2, 3, 2), (1, 2, 1), (1, 0, 1))
+    assert col.shape == (2, 3, 2, 3, 2, 5, 2, 7)
+    # col2im sums every patch back: with a unit column, each pixel counts the windows covering it
+    counts = conv_nd.col2im_nd_cpu(numpy.ones_like(col), (1, 2, 1), (1, 0, 1), (4, 5, 6))
+    # axis 0 and 2: every pixel in 2 windows; axis 1 (k=3, s=2): the middle pixel in 2, the rest in 1
+    assert counts.shape == x.shape and counts.max() == 8 and counts.min() == 4
+    assert conv_nd.as_tuple(2, 3) == (2, 2, 2)
+    with pytest.raises(ValueError, match="expected 3 values"):
+        conv_nd.as_tuple((1, 2), 3)
+
+
+def test_memory_layouts_names_load():
+    assert kusari.memory_layouts.CUDNN_CHANNEL_FIRST_X is None
+    assert kusari.memory_layouts.CUDNN_CHANNEL_LAST_X == "CUDNN_CHANNEL_LAST_X"
