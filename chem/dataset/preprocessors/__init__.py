@@ -1,6 +1,8 @@
 """Preprocessors: turn an RDKit molecule into the input features of a graph network."""
 from kusari.chem.dataset.preprocessors.atomic_number_preprocessor import AtomicNumberPreprocessor  # NOQA
 from kusari.chem.dataset.preprocessors.base_preprocessor import BasePreprocessor  # NOQA
+from kusari.chem.dataset.preprocessors.chemprop_preprocessor import (ChempropPreprocessor,  # NOQA
+                                                                     atom_features, bond_features)
 from kusari.chem.dataset.preprocessors.common import (MolFeatureExtractionError,  # NOQA
                                                       construct_adj_matrix,
                                                       construct_atomic_number_array,
