@@ -5,6 +5,7 @@ from kusari.functions.activation.log_softmax import log_softmax_and_softmax
 from kusari.functions.activation.softmax import Softmax, shifted_exp, softmax
 from kusari.functions.loss._common import check_label_range, check_reduce
 from kusari.variable import Variable
+from kusari.utils.type_check import InvalidType
 
 _SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
 
@@ -48,7 +49,8 @@ class SoftmaxCrossEntropy(FunctionNode):
                              f"'kl-divergence', got {soft_target_loss!r}")
         if class_weight is not None:
             if isinstance(class_weight, Variable):
-                raise TypeError("softmax_cross_entropy: class_weight must be an array, not a Variable")
+                # a ValueError as in Chainer, and the TypeError it is
+                raise InvalidType(None, None, "softmax_cross_entropy: class_weight must be an array, not a Variable")
             if class_weight.ndim != 1 or class_weight.dtype.kind != "f":
                 raise ValueError(f"softmax_cross_entropy: class_weight must be a 1-dimensional float "
                                  f"array, got shape={class_weight.shape}, dtype={class_weight.dtype}")

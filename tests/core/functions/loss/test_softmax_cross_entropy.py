@@ -230,6 +230,10 @@ def test_class_weight_must_be_float_vector():
 
 
 def test_class_weight_variable_rejected():
+    # a ValueError (what Chainer raised) that is also a TypeError
+    with pytest.raises(ValueError, match="softmax_cross_entropy: class_weight must be an array, not a Variable"):
+        F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.float32), numpy.zeros(2, numpy.int32),
+                                class_weight=kusari.Variable(numpy.ones(3, numpy.float32)))
     with pytest.raises(TypeError, match="softmax_cross_entropy: class_weight must be an array, not a Variable"):
         F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.float32), numpy.zeros(2, numpy.int32),
                                 class_weight=kusari.Variable(numpy.ones(3, numpy.float32)))
