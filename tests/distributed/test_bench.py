@@ -23,7 +23,7 @@ def test_markdown_gives_each_case_its_ratio_to_raw_and_the_goal_verdict():
     epochs = [{"steps_per_rank": 600, "seconds": 30.0}, {"steps_per_rank": 300, "seconds": 20.0}]
     text = markdown(allreduce, epochs, ("1.0 / 1.0 / 1.0", "2.0 / 2.0 / 2.0"), "python -m bench.distributed")
     rows = {line.split(" | ")[0]: line for line in text.splitlines() if line.startswith("| `")}
-    assert rows["| `flat` multi_node_mean_grad, 161 tensors (4 MiB or more in place, the rest in 16 MiB buckets; mean)"].endswith("| 0.50 | no |")
+    assert rows["| `flat` multi_node_mean_grad, 161 tensors (8 MiB or more in place, the rest in 16 MiB buckets; mean)"].endswith("| 0.50 | no |")
     assert rows["| `flat` multi_node_mean_grad, one 25.6M tensor (in place in 16 MiB slices; mean)"].endswith("| 0.95 | yes |")
     assert "| 2 | 300 | 20.0 | 1.50 |" in text
     assert "The machine is shared" in text
