@@ -351,11 +351,8 @@ def _clip(node, attrs, args):
 
 def _prelu(node, attrs, args):
     x, slope = args
-    shape = tuple(slope.shape)
-    while shape and shape[-1] == 1:
-        shape = shape[:-1]
-    shape = shape[1:] if len(shape) == x.ndim else shape   # (1, C, 1, 1) -> (C,)
-    return F.prelu(x, F.reshape(slope, shape) if isinstance(slope, Variable) else numpy.reshape(slope, shape))
+    slope = slope if isinstance(slope, Variable) else Variable(numpy.asarray(slope, dtype=x.dtype))
+    return F.where(x >= 0, x, x * F.broadcast_to(slope, x.shape))   # the slope broadcasts from the right
 
 
 def _pad(node, attrs, args):
@@ -393,6 +390,71 @@ def _lrn(node, attrs, args):
     return F.local_response_normalization(args[0], n=size, k=float(attrs.get("bias", 1.0)),
                                           alpha=float(attrs.get("alpha", 1e-4)) / size,
                                           beta=float(attrs.get("beta", 0.75)))
+
+
+def _arg_extremum(func):
+    def handler(node, attrs, args):
+        x = args[0]
+        if attrs.get("select_last_index", 0):
+            raise NotImplementedError(f"{node.op_type}: select_last_index=1")
+        axis = int(attrs.get("axis", 0)) % x.ndim
+        y = func(x, axis=axis).array.astype(numpy.int64)
+        return numpy.expand_dims(y, axis) if attrs.get("keepdims", 1) else y
+    return handler
+
+
+def _gather_elements(node, attrs, args):
+    data, indices = args
+    indices = _const(indices, "GatherElements", "indices")
+    axis = int(attrs.get("axis", 0)) % data.ndim
+    index = list(numpy.indices(indices.shape, sparse=True))
+    index[axis] = numpy.where(indices < 0, indices + data.shape[axis], indices)
+    return data[tuple(index)]
+
+
+def _cumsum(node, attrs, args):
+    if attrs.get("exclusive", 0) or attrs.get("reverse", 0):
+        raise NotImplementedError("CumSum: exclusive or reverse")
+    return F.cumsum(args[0], axis=int(_scalar(args[1], "CumSum", "axis")))
+
+
+def _einsum(node, attrs, args):
+    equation = attrs["equation"]
+    return F.einsum(equation.decode() if isinstance(equation, bytes) else equation, *args)
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+# ONNX Resize settings kusari.functions.resize_images computes: (mode, coordinate transformation, rounding)
+_RESIZE = {("linear", "align_corners"): ("bilinear", True), ("linear", "half_pixel"): ("bilinear", False),
+           ("nearest", "align_corners", "round_prefer_ceil"): ("nearest", True),
+           ("nearest", "asymmetric", "floor"): ("nearest", False)}
+
+
+def _resize(node, attrs, args):
+    x = args[0]
+    if len(args) > 3 and args[3] is not None:
+        sizes = _ints(args[3], "Resize", "sizes")
+    else:
+        scales = _const(args[2], "Resize", "scales").reshape(-1)
+        sizes = [int(numpy.floor(n * float(r))) for n, r in zip(x.shape, scales)]
+    mode = _text(attrs.get("mode", b"nearest"))
+    transform = _text(attrs.get("coordinate_transformation_mode", b"half_pixel"))
+    key = (mode, transform) if mode != "nearest" else (mode, transform, _text(attrs.get("nearest_mode", b"round_prefer_floor")))
+    if list(sizes[:2]) != list(x.shape[:2]) or key not in _RESIZE:
+        raise NotImplementedError(f"Resize: {key} over axes other than the spatial ones or in a form "
+                                  "kusari.functions.resize_images does not compute")
+    if key == ("nearest", "asymmetric", "floor") and all(o % n == 0 for o, n in zip(sizes[2:], x.shape[2:])):
+        for axis, (o, n) in enumerate(zip(sizes[2:], x.shape[2:]), start=2):   # whole repeats: any rank
+            if o != n:
+                x = F.repeat(x, o // n, axis=axis)
+        return x
+    if x.ndim != 4:
+        raise NotImplementedError(f"Resize: {key} of a {x.ndim}-d input (resize_images takes 4-d)")
+    kind, align = _RESIZE[key]
+    return F.resize_images(x, tuple(sizes[2:]), mode=kind, align_corners=align)
 
 
 def _depth_to_space(node, attrs, args):
@@ -438,4 +500,6 @@ _OPS = {
     "LessOrEqual": _on_arrays(numpy.less_equal), "GreaterOrEqual": _on_arrays(numpy.greater_equal),
     "Not": _on_arrays(numpy.logical_not),
     "Shape": lambda node, attrs, args: numpy.asarray(args[0].shape, dtype=numpy.int64),
+    "ArgMax": _arg_extremum(F.argmax), "ArgMin": _arg_extremum(F.argmin), "GatherElements": _gather_elements,
+    "CumSum": _cumsum, "Einsum": _einsum, "ReduceProd": _reduce(F.prod), "Resize": _resize,
 }

@@ -18,14 +18,15 @@ def run_onnx(model_proto, inputs):
 
 def kusari_outputs(model, args):
     with kusari.using_config("train", False), kusari.no_backprop_mode():
-        out = model(*[kusari.Variable(a) for a in args])
+        out = model(*[kusari.Variable(a) if a.dtype.kind == "f" else a for a in args])
     out = out if isinstance(out, (tuple, list)) else (out,)
     return [y.array for y in out]
 
 
 def check_export(model, make_inputs, batches=(2, 3), rtol=1e-4, atol=1e-5, opset_version=None, dynamic=True):
     """Export ``model`` traced on ``make_inputs(batches[0])`` with axis 0 of every input dynamic, check the file with
-    ``onnx.checker`` and compare ONNX Runtime with kusari at every batch size. Returns the ModelProto."""
+    ``onnx.checker`` and compare ONNX Runtime with kusari at every batch size; then load the file back
+    (``kusari.onnx.load``) and compare the loaded Link with kusari too. Returns the ModelProto."""
     import kusari.onnx
     args = make_inputs(batches[0])
     names = [f"Input_{i}" for i in range(len(args))]
@@ -40,6 +41,10 @@ def check_export(model, make_inputs, batches=(2, 3), rtol=1e-4, atol=1e-5, opset
         for g, w in zip(got, want):
             assert g.shape == w.shape, (n, g.shape, w.shape)
             numpy.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=f"batch {n}")
+        loaded = kusari_outputs(kusari.onnx.load(proto), args)
+        for g, w in zip(loaded, want):
+            assert g.shape == w.shape, ("loaded", n, g.shape, w.shape)
+            numpy.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=f"loaded, batch {n}")
     return proto
 
 
