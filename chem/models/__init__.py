@@ -23,6 +23,8 @@ from kusari.chem.models import megnet  # NOQA
 from kusari.chem.models.megnet import MEGNet  # NOQA
 from kusari.chem.models import cgcnn  # NOQA
 from kusari.chem.models.cgcnn import CGCNN  # NOQA
+from kusari.chem.models import dmpnn  # NOQA
+from kusari.chem.models.dmpnn import DMPNN  # NOQA
 from kusari.chem.models import prediction  # NOQA
 from kusari.chem.models.prediction import (  # NOQA
     BaseForwardModel, Classifier, GraphConvPredictor, Regressor, set_up_predictor,
