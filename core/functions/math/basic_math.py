@@ -241,7 +241,9 @@ def _as_constant(value, like):
 
 
 def _binary(self, other, cls, const_cls, reverse=False, const_rcls=None):
-    if isinstance(other, Variable):
+    # An array operand stays bare (apply gives it a node only when it records the graph): a
+    # backward run without a graph multiplies by arrays often (a slope, a mask).
+    if isinstance(other, Variable) or (type(other) is numpy.ndarray and other.ndim):
         return cls().apply((other, self) if reverse else (self, other))[0]
     c = _as_constant(other, self._data)
     if c is not None:
@@ -249,9 +251,7 @@ def _binary(self, other, cls, const_cls, reverse=False, const_rcls=None):
         return cls_(c).apply((self,))[0]
     if not (isinstance(other, numpy.ndarray) or backend.is_gpu_array(other)):
         return NotImplemented
-    other = Variable(other, requires_grad=False)
-    pair = (other, self) if reverse else (self, other)
-    return cls().apply(pair)[0]
+    return cls().apply((other, self) if reverse else (self, other))[0]
 
 
 def add(*xs):
