@@ -178,6 +178,10 @@ def report(rows: list[Row], quick: bool) -> str:
             f"{r.ratio:.2f}x {'met' if r.ratio >= SIZE_GOAL else 'missed'} | {r.fp32_ms:.3f} | {r.int8_ms:.3f} | "
             f"{r.fp32_ms / r.int8_ms:.2f}x | {r.metric} | {r.fp32_value:.2f} | {r.int8_value:.2f} | "
             + (f"{lost:+.2f} {'met' if lost <= DROP_GOAL else 'missed'} |" if "MNIST" in r.metric else "n/a |"))
+    notes = [f"{r.model} ({r.mode}): {r.ratio:.2f}x smaller, {r.ratio / SIZE_GOAL:.2f} of the {SIZE_GOAL}x goal"
+             + (f"; {r.fp32_value - r.int8_value:+.2f} points lost, against the {DROP_GOAL}-point goal"
+                if "MNIST" in r.metric else "") for r in rows]
+    lines += ["", "Against the goals: " + "; ".join(notes) + "."]
     return "\n".join(lines) + "\n"
 
 

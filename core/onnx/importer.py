@@ -501,5 +501,7 @@ _OPS = {
     "Not": _on_arrays(numpy.logical_not),
     "Shape": lambda node, attrs, args: numpy.asarray(args[0].shape, dtype=numpy.int64),
     "ArgMax": _arg_extremum(F.argmax), "ArgMin": _arg_extremum(F.argmin), "GatherElements": _gather_elements,
+    "MaxRoiPool": lambda node, attrs, args: F.roi_pooling_2d(
+        args[0], args[1], *attrs["pooled_shape"], float(attrs.get("spatial_scale", 1.0))),
     "CumSum": _cumsum, "Einsum": _einsum, "ReduceProd": _reduce(F.prod), "Resize": _resize,
 }

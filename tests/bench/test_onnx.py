@@ -30,6 +30,7 @@ def test_report_states_goals_vnni_and_shared_machine():
     assert "VNNI:" in text and "shared" in text
     assert "| 4.00x met |" in text and "+0.50 missed |" in text
     assert "| 3.00x missed |" in text and "+0.10 met |" in text
+    assert "lenet5 (static): 4.00x smaller, 1.14 of the 3.5x goal; +0.50 points lost, against the 0.3-point goal" in text
 
 
 def test_unknown_model_is_refused():

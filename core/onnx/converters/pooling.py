@@ -1,6 +1,7 @@
 """Converters of kusari.functions.pooling: max and average pooling."""
 from kusari.functions.pooling.average_pooling_nd import AveragePoolingND
 from kusari.functions.pooling.max_pooling_nd import MaxPoolingND
+from kusari.functions.pooling.roi_pooling_2d import ROIPooling2D
 from kusari.functions.pooling.unpooling_nd import UnpoolingND
 from kusari.onnx.converters import register_converter
 
@@ -55,3 +56,12 @@ def _unpooling(ctx, node):
         extra = [max(0, o - t) for o, t in zip(out, tiled)]
         y = ctx.add("Pad", [y, ctx.ints([0] * (2 + len(out)) + [0, 0] + extra)])
     return y
+
+
+@register_converter(ROIPooling2D, functions=("roi_pooling_2d",))
+def _roi_pooling(ctx, node):
+    """Fast R-CNN's RoI max pooling is ONNX's MaxRoiPool: rows (batch, x_min, y_min, x_max, y_max), rounded
+    boxes with ends included, empty bins 0."""
+    if ctx.opset >= 22:   # onnxruntime 1.32 runs MaxRoiPool up to its opset-21 form only
+        ctx.unsupported(f"MaxRoiPool has no ONNX Runtime kernel at opset {ctx.opset}; export with opset_version=21")
+    return ctx.add("MaxRoiPool", ctx.inputs, pooled_shape=[node._outh, node._outw], spatial_scale=node._scale)

@@ -37,6 +37,24 @@ def test_unpooling_past_the_last_window_is_zero(check):
     check(lambda x: F.unpooling_2d(x, 2, outsize=(7, 9), cover_all=False), _x(2, 3, 4))
 
 
+def _rois(n):
+    """Boxes (batch, x_min, y_min, x_max, y_max) in image coordinates, some reaching past the 16x20 image."""
+    corners = rng.uniform(-4, 24, (n, 2, 2))
+    rows = numpy.concatenate([rng.integers(0, 2, (n, 1)), corners.min(axis=1), corners.max(axis=1)], axis=1)
+    return rows.astype(numpy.float32)
+
+
+@pytest.mark.parametrize("outsize,scale", [((2, 3), 0.5), ((4, 4), 0.25)])
+def test_roi_pooling_2d(outsize, scale, check):
+    features = rng.standard_normal((2, 3, 8, 10)).astype(numpy.float32)
+    check(lambda x, rois: F.roi_pooling_2d(x, rois, *outsize, scale), lambda n: (features, _rois(n)),
+          batches=(5, 7), opset_version=21)
+    import kusari.onnx
+    with pytest.raises(kusari.onnx.ExportError, match="ROIPooling2D .*opset_version=21"):
+        kusari.onnx.export(lambda x, rois: F.roi_pooling_2d(x, rois, *outsize, scale), (features, _rois(3)),
+                           opset_version=22)
+
+
 def test_return_indices_is_refused_with_the_op_name():
     import kusari.onnx
     with pytest.raises(kusari.onnx.ExportError, match="MaxPoolingND .*return_indices"):
@@ -45,4 +63,4 @@ def test_return_indices_is_refused_with_the_op_name():
 
 
 def test_every_declared_pooling_function_is_tested(declared):
-    assert declared("pooling") <= set(CASES)
+    assert declared("pooling") <= set(CASES) | {"roi_pooling_2d"}   # the latter: test_roi_pooling_2d
