@@ -12,7 +12,11 @@ def _calibration_reader(model_path, calibration, max_batches, converter):
 
     graph = onnx.load(model_path, load_external_data=False).graph
     initializers = {t.name for t in graph.initializer}
-    names = [i.name for i in graph.input if i.name not in initializers]
+    inputs = [i for i in graph.input if i.name not in initializers]
+    names = [i.name for i in inputs]
+    # fixed sizes (None for a dynamic axis) of each input, to name a mismatch before ONNX Runtime does
+    fixed = [[d.dim_value if d.HasField("dim_value") else None for d in i.type.tensor_type.shape.dim]
+             for i in inputs]
 
     class KusariIteratorReader(CalibrationDataReader):
         def __init__(self):
@@ -32,7 +36,13 @@ def _calibration_reader(model_path, calibration, max_batches, converter):
                                  f"{len(names)} inputs {names}")
             self.batches += 1
             # a (x, t) batch of a labelled dataset feeds x: the model's inputs come first
-            return {name: numpy.asarray(a) for name, a in zip(names, arrays)}
+            feed = {name: numpy.asarray(a) for name, a in zip(names, arrays)}
+            for (name, a), dims in zip(feed.items(), fixed):
+                if len(dims) != a.ndim or any(d is not None and d != n for d, n in zip(dims, a.shape)):
+                    raise ValueError(f"quantize: calibration batch {self.batches} gives {name!r} the shape "
+                                     f"{a.shape}, but the model takes {tuple(d or '?' for d in dims)}; export "
+                                     "with dynamic_axes for the batch axis, or calibrate in batches of that size")
+            return feed
 
     return KusariIteratorReader()
 

@@ -76,6 +76,14 @@ def test_static_qdq_quantization_calibrated_from_an_iterator(tmp_path):
     assert (y8.argmax(axis=1) == y.argmax(axis=1)).mean() >= 0.9
 
 
+def test_calibration_batches_must_fit_the_model(tmp_path):
+    path = tmp_path / "fixed.onnx"
+    kusari.onnx.export(_ConvNet(), numpy.zeros((1, 1, 8, 8), numpy.float32), filename=path)   # batch fixed at 1
+    batches = SerialIterator(list(numpy.zeros((4, 1, 8, 8), numpy.float32)), 2, repeat=False)
+    with pytest.raises(ValueError, match="gives 'Input_0' the shape \\(2, 1, 8, 8\\), but the model takes \\(1, 1, 8, 8\\)"):
+        kusari.onnx.quantize(path, tmp_path / "out.onnx", calibration=batches)
+
+
 def test_bad_arguments_are_named(tmp_path):
     with pytest.raises(FileNotFoundError, match="quantize: no ONNX model at path="):
         kusari.onnx.quantize(tmp_path / "missing.onnx", tmp_path / "out.onnx")
