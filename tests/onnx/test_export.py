@@ -123,6 +123,7 @@ def test_external_converter(check):
         registry._converters.pop(_Cube)
 
 
+@pytest.mark.filterwarnings("ignore:onnx.version is deprecated:DeprecationWarning")   # onnxruntime.backend's import
 def test_export_testcase_layout(tmp_path):
     model = _Net()
     x = _x(3)
@@ -138,6 +139,18 @@ def test_export_testcase_layout(tmp_path):
     numpy.testing.assert_array_equal(onnx.numpy_helper.to_array(tensors["input_0"]), x)
     with kusari.using_config("train", False):
         numpy.testing.assert_allclose(onnx.numpy_helper.to_array(tensors["output_0"]), model(x).array)
+    # what an onnx.backend test runner does with the folder: prepare the model, feed input_0, compare
+    import onnxruntime.backend
+    got, = onnxruntime.backend.prepare(proto, "CPU").run([onnx.numpy_helper.to_array(tensors["input_0"])])
+    numpy.testing.assert_allclose(got, onnx.numpy_helper.to_array(tensors["output_0"]), rtol=1e-5, atol=1e-6)
+
+
+def test_train_mode_traces_training_ops():
+    """train=True traces the training path: dropout is then an op with no ONNX form here, named."""
+    model = kusari.Sequential(L.Linear(3, 4), lambda h: F.dropout(h, 0.5))
+    kusari.onnx.export(model, _x())                       # inference: dropout applies no op
+    with pytest.raises(kusari.onnx.ExportError, match="Dropout \\(at link path /\\) has no ONNX converter"):
+        kusari.onnx.export(model, _x(), train=True)
 
 
 def test_output_that_is_an_input_is_copied(check):
