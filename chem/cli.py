@@ -24,9 +24,9 @@ import numpy
 ARGS_FILE = "args.json"
 MODEL_FILE = "model_{}.npz"
 #: model families of ``--model`` and the preprocessor each takes (MPNN reads GGNN's arrays)
-MODELS = {"dmpnn": "chemprop", "ggnn": "ggnn", "nfp": "nfp", "gin": "gin", "rsgcn": "rsgcn",
+MODELS = {"dmpnn": "chemprop", "attentivefp": "chemprop", "ggnn": "ggnn", "nfp": "nfp", "gin": "gin", "rsgcn": "rsgcn",
           "relgcn": "relgcn", "relgat": "relgat", "gnnfilm": "gnnfilm", "mpnn": "ggnn"}
-DEFAULT_HIDDEN = {"dmpnn": 300}   # chemprop's; the others 64, bench.chem's GGNN width
+DEFAULT_HIDDEN = {"dmpnn": 300, "attentivefp": 200}   # chemprop's, the paper's; others 64 (bench.chem's GGNN)
 
 
 class CLIError(Exception):
@@ -350,7 +350,7 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--epochs", type=int, default=50)
     t.add_argument("--batch-size", type=int, default=64)
     t.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
-    t.add_argument("--hidden-size", type=int, default=None, help="dmpnn: 300, others: 64")
+    t.add_argument("--hidden-size", type=int, default=None, help="dmpnn: 300, attentivefp: 200, others: 64")
     t.add_argument("--depth", type=int, default=3, help="message-passing steps")
     t.add_argument("--ensemble-size", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)

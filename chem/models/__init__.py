@@ -25,6 +25,8 @@ from kusari.chem.models import cgcnn  # NOQA
 from kusari.chem.models.cgcnn import CGCNN  # NOQA
 from kusari.chem.models import dmpnn  # NOQA
 from kusari.chem.models.dmpnn import DMPNN  # NOQA
+from kusari.chem.models import attentive_fp  # NOQA
+from kusari.chem.models.attentive_fp import AttentiveFP  # NOQA
 from kusari.chem.models import prediction  # NOQA
 from kusari.chem.models.prediction import (  # NOQA
     BaseForwardModel, Classifier, GraphConvPredictor, Regressor, set_up_predictor,

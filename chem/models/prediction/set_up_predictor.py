@@ -38,6 +38,7 @@ _METHODS = {
     "cgcnn": ("cgcnn", "CGCNN", "fixed_widths"),
     # kusari's: chemprop's D-MPNN on ChempropPreprocessor's features
     "dmpnn": ("dmpnn", "DMPNN", "dmpnn"),
+    "attentivefp": ("attentive_fp", "AttentiveFP", "attentivefp"),
 }
 # the plain WLE methods run the base model on relabelled atoms
 _METHODS.update({f"{base}_wle": _METHODS[base] for base in ("nfp", "ggnn", "rsgcn", "relgcn",
@@ -65,6 +66,8 @@ def _conv_arguments(kind: str, n_unit: int, conv_layers: int, class_num: int, n_
         return dict(hidden_dim=n_unit, n_atom_types=n_atom_types)
     if kind == "dmpnn":   # chemprop's width and depth names
         return dict(hidden_channels=n_unit, n_update_layers=conv_layers)
+    if kind == "attentivefp":
+        return dict(out_dim=n_unit, hidden_channels=n_unit, n_update_layers=conv_layers)
     if kind == "relgcn":  # upstream leaves conv_layers and the channel widths to RelGCN's defaults
         return dict(out_dim=n_unit, n_edge_types=4, scale_adj=True, n_atom_types=n_atom_types)
     return dict(out_dim=n_unit, n_update_layers=conv_layers)  # fixed_widths: megnet, cgcnn
@@ -99,8 +102,8 @@ def set_up_predictor(method: str, n_unit: int, conv_layers: int, class_num: int,
     ----------
     method : str
         ``'nfp'``, ``'ggnn'``, ``'schnet'``, ``'weavenet'``, ``'rsgcn'``, ``'relgcn'``,
-        ``'relgat'``, ``'gin'``, ``'gnnfilm'``, ``'megnet'``, ``'cgcnn'``, ``'dmpnn'`` (kusari's, on
-        ChempropPreprocessor's features), ``'<base>_gwm'``,
+        ``'relgat'``, ``'gin'``, ``'gnnfilm'``, ``'megnet'``, ``'cgcnn'``, ``'dmpnn'``, ``'attentivefp'``
+        (kusari's, on ChempropPreprocessor's features), ``'<base>_gwm'``,
         ``'<base>_wle'``, ``'<base>_cwle'``, ``'<base>_gwle'``, ``'relgcn_sparse'``,
         ``'gin_sparse'`` (see ``available_methods()`` for those this kusari provides).
     n_unit : int
