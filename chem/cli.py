@@ -144,8 +144,9 @@ def build_predictor(saved: dict, label_scaler=None):
     from kusari.chem.models import MLP, MPNN
     from kusari.chem.models.prediction import GraphConvPredictor, set_up_predictor
     model, hidden, depth, n_tasks = saved["model"], saved["hidden_size"], saved["depth"], len(saved["target_columns"])
-    if model == "mpnn":   # not among set_up_predictor's methods: the same head by hand
-        return GraphConvPredictor(MPNN(out_dim=hidden, hidden_channels=hidden, n_update_layers=depth),
+    if model == "mpnn":   # the paper's (Gilmer et al.), not among set_up_predictor's methods
+        return GraphConvPredictor(MPNN(out_dim=hidden, hidden_channels=hidden, n_update_layers=depth,
+                                       pairing="bonds"),
                                   MLP(out_dim=n_tasks, hidden_dim=hidden), label_scaler=label_scaler)
     return set_up_predictor(model, hidden, depth, n_tasks, label_scaler=label_scaler)
 

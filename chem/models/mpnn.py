@@ -32,10 +32,12 @@ class MPNN(Chain):
         EdgeNet's edge network (shared by every update layer when given).
     message_func : {'edgenet', 'ggnn'}
     readout_func : {'set2set', 'ggnn'}
-    pairing : {'atom_pair', 'chainer_chemistry'}
-        How the edge network reads an atom pair's edge vector: the pair's own (default), or
-        Chainer Chemistry's reshape, which mixes unrelated pairs and depends on the padded size
-        (for parity with its saved models; see :class:`kusari.chem.links.update.mpnn_update.EdgeNet`).
+    pairing : {'atom_pair', 'bonds', 'chainer_chemistry'}
+        How the edge network reads an atom pair's edge vector: the pair's own, every pair sending
+        a message (default); the pair's own, bonded pairs only (Gilmer et al.'s MPNN, with
+        ``readout_func='set2set'``); or Chainer Chemistry's reshape, which mixes unrelated pairs
+        and depends on the padded size (for parity with its saved models; see
+        :class:`kusari.chem.links.update.mpnn_update.EdgeNet`).
     """
 
     def __init__(self, out_dim: int, hidden_channels: int = 16, n_update_layers: int = 4,

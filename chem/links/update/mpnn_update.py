@@ -6,7 +6,7 @@ from kusari.link import Chain, Link
 from kusari.links import GRU
 
 #: EdgeNet's readings of an atom pair's edge vector from the adjacency
-PAIRINGS = ("atom_pair", "chainer_chemistry")
+PAIRINGS = ("atom_pair", "bonds", "chainer_chemistry")
 
 
 class EdgeNet(Chain):
@@ -15,10 +15,13 @@ class EdgeNet(Chain):
     The message to node i is ``sum_j A_ij h_j`` with ``A_ij = nn(e_ij)`` reshaped to (ch, ch):
     the incoming message takes the edge vectors ``e_ij`` from adj as given, the outgoing one from
     its transpose. With ``pairing='atom_pair'`` (the default) ``e_ij = adj[:, i, j]``, the pair's
-    own bond-type vector. With ``pairing='chainer_chemistry'``, as in Chainer Chemistry, ``e_ij``
-    is row ``i * node + j`` of the graph's adj reshaped to (node * node, n_edge_types) (a reshape,
-    not a transpose to edge-type-last, so a row mixes edge types of unrelated pairs and changes
-    with the padded size). ``nn_layer_in`` and ``nn_layer_out`` are the same link (shared
+    own bond-type vector, and every atom pair exchanges a message (``nn`` of a zero vector for
+    unbonded pairs). ``pairing='bonds'`` is Gilmer et al.'s edge network: the same ``e_ij``, and
+    only bonded pairs (a nonzero ``e_ij``) exchange messages. With
+    ``pairing='chainer_chemistry'``, as in Chainer Chemistry, ``e_ij`` is row ``i * node + j`` of
+    the graph's adj reshaped to (node * node, n_edge_types) (a reshape, not a transpose to
+    edge-type-last, so a row mixes edge types of unrelated pairs and changes with the padded
+    size). ``nn_layer_in`` and ``nn_layer_out`` are the same link (shared
     weights, saved under both names).
 
     When ``nn`` is a :class:`kusari.chem.models.MLP` (exactly that class, not a subclass, as the
@@ -34,8 +37,8 @@ class EdgeNet(Chain):
         Must equal the node feature size ch.
     nn : Link or None
         Maps (n, n_edge_types) to (n, out_channels ** 2); None: ``MLP(out_channels ** 2, 16)``.
-    pairing : {'atom_pair', 'chainer_chemistry'}
-        How ``e_ij`` is read from adj (see above).
+    pairing : {'atom_pair', 'bonds', 'chainer_chemistry'}
+        How ``e_ij`` is read from adj and which pairs exchange messages (see above).
     """
 
     def __init__(self, out_channels: int, nn: Link | None = None, pairing: str = "atom_pair"):
@@ -59,7 +62,7 @@ class EdgeNet(Chain):
         """The edge vectors of adj (mb, E, node, node) as (mb * node * node, E) rows ordered
         (b, i, j) (``order='ij'``) or (b, j, i) (``'ji'``)."""
         mb, edge_type, node, _ = adj.shape
-        if self.pairing == "atom_pair":
+        if self.pairing != "chainer_chemistry":
             e = F.transpose(adj, (0, 2, 3, 1) if order == "ij" else (0, 3, 2, 1))
         else:  # Chainer Chemistry's reshape
             e = F.reshape(adj, (mb, node, node, edge_type))
@@ -67,9 +70,17 @@ class EdgeNet(Chain):
                 e = F.transpose(e, (0, 2, 1, 3))
         return F.reshape(e, (mb * node * node, edge_type))
 
+    @staticmethod
+    def _bonded(adj):
+        """(mb, node, node) 1 where adj (mb, E, node, node) has a nonzero edge vector, else 0."""
+        array = adj.array if hasattr(adj, "array") else adj
+        return (array != 0).any(axis=1).astype(array.dtype)
+
     def _edge_matrices(self, nn, adj, mb, node, ch):
         # (mb, E, node, node) -> block matrix (mb, node * ch, node * ch) of the per-edge (ch, ch)
         a = nn(self._edge_vectors(adj, "ij"))
+        if self.pairing == "bonds":   # unbonded pairs send nothing
+            a = a * F.broadcast_to(self._bonded(adj).reshape(-1, 1), a.shape)
         a = F.transpose(F.reshape(a, (mb, node, node, ch, ch)), (0, 1, 3, 2, 4))
         return F.reshape(a, (mb, node * ch, node * ch))
 
@@ -89,12 +100,18 @@ class EdgeNet(Chain):
         W = mlp.l_out.W
         if W.array is None:  # l_out is lazy: as its own first call would, size it by z
             W.initialize((ch * ch, k))
-        # W'[c, (k, d)] = W[(c, d), k]; B[c, d] = b[(c, d)] gives every node i the term B sum_j h_j
+        # W'[c, (k, d)] = W[(c, d), k]; B[c, d] = b[(c, d)] gives node i the term B sum_j h_j
+        # (sum over the bonded j only with pairing='bonds', whose unbonded z are zeroed)
         w = F.reshape(F.transpose(F.reshape(W, (ch, ch, k)), (0, 2, 1)), (ch, k * ch))
-        bias = F.linear(F.sum(h, axis=1), F.reshape(mlp.l_out.b, (ch, ch)))
-        bias = F.broadcast_to(F.expand_dims(bias, 1), (mb, node, ch))
+        B = F.reshape(mlp.l_out.b, (ch, ch))
+        if self.pairing != "bonds":
+            bias = F.broadcast_to(F.expand_dims(F.linear(F.sum(h, axis=1), B), 1), (mb, node, ch))
         messages = []
-        for z in zs:
+        for a, z in zip((adj, adj_t), zs):
+            if self.pairing == "bonds":
+                bonded = self._bonded(a)                                           # (mb, i, j)
+                z = z * F.broadcast_to(bonded.transpose(0, 2, 1).reshape(-1, 1), z.shape)
+                bias = F.linear(F.matmul(bonded, h), B, n_batch_axes=2)
             zh = F.matmul(F.reshape(z, (mb, node, node * k)), h, transa=True)  # (mb, i * k, d)
             messages.append(F.linear(F.reshape(zh, (mb, node, k * ch)), w, n_batch_axes=2) + bias)
         return messages
@@ -140,7 +157,7 @@ class MPNNUpdate(Chain):
         GRU state size (``hidden_channels`` when None).
     nn : Link or None
         EdgeNet's edge network.
-    pairing : {'atom_pair', 'chainer_chemistry'}
+    pairing : {'atom_pair', 'bonds', 'chainer_chemistry'}
         EdgeNet's reading of the edge vectors.
     """
 

@@ -49,6 +49,8 @@ def _predictors():
             cases.append((f"mpnn_{message}_{readout}", "ggnn", functools.partial(
                 lambda m, r: GraphConvPredictor(MPNN(4, 8, 2, message_func=m, readout_func=r)),
                 message, readout)))
+    cases.append(("mpnn_gilmer", "ggnn", functools.partial(
+        lambda: GraphConvPredictor(MPNN(4, 8, 2, pairing="bonds")))))
     return [pytest.param(make, preprocess, id=name) for name, preprocess, make in cases]
 
 

@@ -19,10 +19,11 @@ class PlainMLP(MLP):
     """The same network as MLP; EdgeNet recognizes only MLP itself, so this takes the general path."""
 
 
-def pair(ch, dtype, **mlp_kwargs):
+def pair(ch, dtype, pairing="atom_pair", **mlp_kwargs):
     """Two EdgeNets, reassociated and general, on the same network (weights drawn in run)."""
     with kusari.using_config("dtype", dtype):
-        return [EdgeNet(ch, nn=cls(out_dim=ch * ch, **mlp_kwargs)) for cls in (MLP, PlainMLP)]
+        return [EdgeNet(ch, nn=cls(out_dim=ch * ch, **mlp_kwargs), pairing=pairing)
+                for cls in (MLP, PlainMLP)]
 
 
 def run(net, h, adj, gy, dtype):
@@ -52,6 +53,7 @@ def test_edgenet_takes_the_reassociated_path_only_for_an_mlp():
     assert not EdgeNet(3, nn=kusari.links.Linear(None, 9))._factored
 
 
+@pytest.mark.parametrize("pairing", ["atom_pair", "bonds", "chainer_chemistry"])
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
 @pytest.mark.parametrize("mlp_kwargs, binary", [
     ({}, True),                                           # the default edge network
@@ -59,10 +61,10 @@ def test_edgenet_takes_the_reassociated_path_only_for_an_mlp():
     (dict(hidden_dim=5, n_layers=3, activation=F.tanh), False),
     (dict(n_layers=1), True),                             # no hidden layer: z is the edge vector
 ])
-def test_reassociated_path_equals_the_general_path(dtype, mlp_kwargs, binary):
+def test_reassociated_path_equals_the_general_path(pairing, dtype, mlp_kwargs, binary):
     mb, node, ch, edge_types = 3, 5, 4, 4
     h, adj, gy = inputs(mb, node, ch, edge_types, dtype, binary)
-    fast, general = pair(ch, dtype, **mlp_kwargs)
+    fast, general = pair(ch, dtype, pairing, **mlp_kwargs)
     y, gh, gadj, grads = run(fast, h, adj, gy, dtype)
     y_ref, gh_ref, gadj_ref, grads_ref = run(general, h, adj, gy, dtype)
     # the lazy parameters are drawn in the same order on both paths
@@ -77,6 +79,40 @@ def test_reassociated_path_equals_the_general_path(dtype, mlp_kwargs, binary):
     for path in grads:
         assert grads[path].dtype == dtype
         numpy.testing.assert_allclose(grads[path], grads_ref[path], err_msg=path, **tol)
+
+
+@pytest.mark.parametrize("pairing", ["atom_pair", "bonds"])
+def test_messages_pair_each_atom_pair_with_its_own_edge_vector(pairing):
+    """Against a loop over atom pairs: m_i = sum_j nn(adj[:, :, i, j]) h_j (bonded j only for
+    'bonds'), and the outgoing message from adj's transpose."""
+    mb, node, ch, edge_types = 2, 4, 3, 4
+    h, adj, _ = inputs(mb, node, ch, edge_types, numpy.float64)
+    adj[:, :, 0, :] = 0   # atom 0 has no bonds of its own
+    with kusari.using_config("dtype", numpy.float64):
+        net = EdgeNet(ch, nn=MLP(out_dim=ch * ch, hidden_dim=5), pairing=pairing)
+        y = net(h, adj).array
+    expected = numpy.zeros((mb, node, 2 * ch))
+    for b in range(mb):
+        for i in range(node):
+            for j in range(node):
+                for half, e in enumerate((adj[b, :, i, j], adj[b, :, j, i])):
+                    if pairing == "bonds" and not e.any():
+                        continue
+                    a = net.nn_layer_in(e[None]).array.reshape(ch, ch)
+                    expected[b, i, half * ch:(half + 1) * ch] += a @ h[b, j]
+    numpy.testing.assert_allclose(y, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_bonds_gradient_check():
+    mb, node, ch, edge_types = 2, 3, 2, 4
+    h, adj, gy = inputs(mb, node, ch, edge_types, numpy.float64)
+    with kusari.using_config("dtype", numpy.float64):
+        net = EdgeNet(ch, nn=MLP(out_dim=ch * ch, hidden_dim=3), pairing="bonds")
+        net(h, adj)
+    params = _params_for_check(net, numpy.float64)
+    # the adjacency is data (which pairs are bonded changes under its perturbation)
+    gradient_check.check_backward(net, (h, adj), gy, params=params, no_grads=(False, True),
+                                  atol=1e-4, rtol=1e-4)
 
 
 def test_mpnn_update_paths_agree_over_steps():
