@@ -38,6 +38,37 @@ def test_dynamic_quantization_of_a_linear_model(tmp_path, check):
     assert numpy.abs(y8 - y).max() < 0.05 * numpy.abs(y).max()
 
 
+class _Tagger(kusari.Chain):
+    """A recurrent model: embedding, a two-layer LSTM over equal-length sequences, a linear read-out."""
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.embed = L.EmbedID(20, 16)
+            self.lstm = L.NStepLSTM(2, 16, 32, 0.0)
+            self.out = L.Linear(32, 5)
+
+    def forward(self, ids):
+        hy, cy, ys = self.lstm(None, None, list(F.separate(self.embed(ids), axis=0)))
+        return self.out(F.concat(ys, axis=0))
+
+
+def test_dynamic_quantization_of_a_recurrent_model(tmp_path):
+    model = _Tagger()
+    ids = numpy.random.default_rng(1).integers(0, 20, (3, 7)).astype(numpy.int32)
+    fp32, int8 = tmp_path / "tagger.onnx", tmp_path / "tagger.int8.onnx"
+    kusari.onnx.export(model, ids, filename=fp32)
+    kusari.onnx.quantize(fp32, int8)
+    proto = onnx.load(int8)
+    assert sum(n.op_type in ("MatMulInteger", "DynamicQuantizeMatMul") for n in proto.graph.node) >= 4
+    import onnxruntime
+    y8 = onnxruntime.InferenceSession(str(int8), providers=["CPUExecutionProvider"]).run(None, {"Input_0": ids})[0]
+    with kusari.using_config("train", False):
+        y = model(ids).array
+    assert numpy.abs(y8 - y).mean() < 0.02 * numpy.abs(y).max()
+    assert (y8.argmax(axis=1) == y.argmax(axis=1)).mean() >= 0.9
+
+
 class _ConvNet(kusari.Chain):
     def __init__(self):
         super().__init__()
