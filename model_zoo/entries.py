@@ -11,11 +11,11 @@ register(Entry(
     architecture="kusari.model_zoo.models:LeNet5",
     params={"n_class": 10},
     file="lenet5-mnist.npz",
-    sha256="56eb28a77c6161af8b6823059b40d823fddb85f17303111b55d7f089da153c19",
+    sha256="a6e48551f6fdbfa37eb10e9c8cb63d630bc40daaf36632820ce6476f9fa94539",
     dataset="MNIST",
-    metric={"test_error": 0.0088},
+    metric={"test_error": 0.0093},
     reproduction="vision/mnist_lenet5 (full tier, seed 0)",
-    commit="0205f30ed67521b46db86ad0ee7de8bbcc82b980+dirty",
+    commit="437ee694585b621fd84071b533844d4b751fb70c",
 ))
 
 register(Entry(
@@ -23,11 +23,11 @@ register(Entry(
     architecture="kusari.model_zoo.models:MnistMLP",
     params={"n_in": 784, "n_units": 800, "n_out": 10},
     file="mnist-mlp.npz",
-    sha256="9663b2eff39c96aea277ff91054532751dc44ee0bf07d7811afad7a535b36e9c",
+    sha256="598f377ae0ecca609c7ca31c4f3d0acffb074ee5ea8b5af3de419e767e423f57",
     dataset="MNIST",
-    metric={"test_error": 0.0172},
+    metric={"test_error": 0.017},
     reproduction="vision/mnist_mlp (full tier, seed 0)",
-    commit="f87b2efb6fcd0db89f1669b05dcd1a135016e213+dirty",
+    commit="437ee694585b621fd84071b533844d4b751fb70c",
 ))
 
 register(Entry(

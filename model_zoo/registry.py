@@ -52,7 +52,8 @@ class Entry:
     reproduction : str
         The reproduction that produced it (``python -m reproductions run NAME``).
     commit : str
-        The git commit of that run.
+        The git commit of that run; never one of a modified tree (``+dirty``): a full run hands its
+        weights to the zoo only from a clean tree.
     no_checksum : str
         Why ``sha256`` is None (required then, empty otherwise).
     """
@@ -93,6 +94,10 @@ class Entry:
                              f"sha256, got sha256={self.sha256!r}")
         else:
             Checksum(self.sha256)  # validates the digest's form early
+        if self.commit.endswith("+dirty"):
+            raise ValueError(f"model_zoo.Entry {self.name!r}: commit {self.commit!r} is of a modified "
+                             f"tree, which no one can check out; register the weights of a full run "
+                             f"on a clean tree")
 
 
 _REGISTRY: dict[str, Entry] = {}

@@ -115,6 +115,8 @@ def test_entry_validation():
         zoo.Entry(name="x", architecture="a:B", file="agent/x.npz", sha256=GOOD_SHA)
     with pytest.raises(ValueError, match="sha256 hex digest"):
         zoo.Entry(name="x", architecture="a:B", params={}, file="x.npz", sha256="abc")
+    with pytest.raises(ValueError, match=r"commit '0205f30\+dirty' is of a modified tree"):
+        zoo.Entry(name="x", architecture="a:B", file="x.npz", sha256=GOOD_SHA, commit="0205f30+dirty")
 
 
 def test_shipped_file_is_used_when_it_verifies(isolated):
