@@ -3,7 +3,9 @@
 ``train`` reads a CSV (SMILES and target columns), featurizes it for the chosen model family, splits
 it (random or scaffold, 80/10/10), trains ``--ensemble-size`` models (seeds ``seed``,
 ``seed + 1``, ...), keeps each one's best validation epoch and writes them with ``args.json`` into
-``--save-dir``; it ends with a table of the ensemble's metrics on the three parts. ``predict`` writes
+``--save-dir`` (with ``test_predictions.csv``); it ends with a table of the ensemble's metrics on
+the three parts. Adam's step size follows chemprop's schedule (``--warmup-epochs``, ``--init-lr``,
+``--max-lr``, ``--final-lr``), and ``--splits-file`` takes chemprop's split files. ``predict`` writes
 the ensemble's mean prediction per row (and, with several models, its standard deviation as the
 uncertainty); ``fingerprint`` writes the first model's molecule vectors (the graph network's output).
 
@@ -173,8 +175,39 @@ def metrics(y: numpy.ndarray, t: numpy.ndarray, task_type: str) -> dict:
     return {"ROC-AUC": float(numpy.mean(aucs)) if aucs else math.nan}
 
 
-def _split(args, features, smiles) -> tuple:
+def noam_lr(step: int, warmup_steps: int, cooldown_steps: int, init_lr: float, max_lr: float,
+            final_lr: float) -> float:
+    """chemprop's learning rate at update ``step`` (from 0): linear from init_lr to max_lr over the
+    warm-up steps, then exponential down to final_lr over the cool-down steps, then final_lr."""
+    if step < warmup_steps:
+        return init_lr + step * (max_lr - init_lr) / warmup_steps
+    if step < warmup_steps + cooldown_steps:
+        return max_lr * (final_lr / max_lr) ** ((step - warmup_steps) / cooldown_steps)
+    return final_lr
+
+
+def _read_splits_file(args, kept: numpy.ndarray) -> tuple:
+    """The first split of a chemprop ``--splits-file`` (JSON ``[{"train": rows, "val": rows, "test":
+    rows}]``, rows of the CSV file from 0), as indices into the kept molecules."""
+    try:
+        with open(args.splits_file) as f:
+            split = json.load(f)[0]
+        rows = [numpy.asarray(split[key], dtype=numpy.int64) for key in ("train", "val", "test")]
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        raise CLIError(f"train: --splits-file {args.splits_file} is not a chemprop splits file "
+                       f"([{{'train': [...], 'val': [...], 'test': [...]}}]): {e}") from None
+    position = {int(row): k for k, row in enumerate(kept)}
+    unknown = [int(r) for part in rows for r in part if int(r) not in position]
+    if unknown:
+        raise CLIError(f"train: --splits-file {args.splits_file} names rows {unknown[:5]} that are not "
+                       f"usable rows of {args.data_path} (rows from 0; skipped or beyond the file)")
+    return tuple(numpy.asarray([position[int(r)] for r in part], dtype=numpy.int64) for part in rows)
+
+
+def _split(args, features, smiles, kept) -> tuple:
     from kusari.chem.dataset.splitters import RandomSplitter, ScaffoldSplitter
+    if args.splits_file:
+        return _read_splits_file(args, kept)
     fractions = dict(frac_train=args.split_sizes[0], frac_valid=args.split_sizes[1],
                      frac_test=args.split_sizes[2])
     index = numpy.arange(len(features))
@@ -196,8 +229,12 @@ def _train_one(args, saved, features, targets, parts, seed: int, member: int):
         scaler = StandardScaler()
         scaler.fit(targets[train])
     predictor = build_predictor(saved, scaler)
-    optimizer = optimizers.Adam(alpha=args.lr)
+    optimizer = optimizers.Adam(alpha=args.init_lr)
     optimizer.setup(predictor)
+    steps_per_epoch = math.ceil(len(train) / args.batch_size)
+    warmup = args.warmup_epochs * steps_per_epoch
+    cooldown = max(args.epochs - args.warmup_epochs, 0) * steps_per_epoch
+    step = 0
     lossfun = F.mean_squared_error if saved["task_type"] == "regression" else F.sigmoid_cross_entropy
     valid_features = [features[i] for i in valid]
     best, best_score = None, math.inf
@@ -214,7 +251,9 @@ def _train_one(args, saved, features, targets, parts, seed: int, member: int):
             loss = lossfun(y, t)
             predictor.cleargrads()
             loss.backward()
+            optimizer.alpha = noam_lr(step, warmup, cooldown, args.init_lr, args.max_lr, args.final_lr)
             optimizer.update()
+            step += 1
         score = metrics(_outputs(predictor, valid_features), targets[valid], saved["task_type"])
         value = next(iter(score.values()))
         value = value if saved["task_type"] == "regression" else -value
@@ -223,6 +262,17 @@ def _train_one(args, saved, features, targets, parts, seed: int, member: int):
         if best is None or value < best_score:   # a NaN score (one class only) keeps the first
             best, best_score = copy.deepcopy(predictor), value
     return best
+
+
+def _write_test_predictions(save_dir: Path, saved: dict, rows, smiles: list, y: numpy.ndarray) -> None:
+    """``test_predictions.csv``: the CSV row (from 0), SMILES and the ensemble's mean per target."""
+    import pandas
+    if saved["task_type"] == "classification":
+        y = 1 / (1 + numpy.exp(-y))
+    frame = pandas.DataFrame({"row": rows, saved["smiles_columns"]: smiles})
+    for k, target in enumerate(saved["target_columns"]):
+        frame[target] = y[:, k]
+    frame.to_csv(save_dir / "test_predictions.csv", index=False)
 
 
 def train(args) -> int:
@@ -236,7 +286,7 @@ def train(args) -> int:
     if len(features) < 3:
         raise CLIError(f"train: {args.data_path} has {len(features)} usable rows; a train/validation/test "
                        f"split needs at least 3")
-    parts = _split(args, features, smiles)
+    parts = _split(args, features, smiles, kept)
     if len(parts[0]) == 0 or len(parts[1]) == 0:
         raise CLIError(f"train: the {'training' if len(parts[0]) == 0 else 'validation'} part of "
                        f"{len(features)} usable rows of {args.data_path} is empty (--split-sizes "
@@ -262,6 +312,8 @@ def train(args) -> int:
         if len(rows):
             y = numpy.mean([_outputs(p, [features[i] for i in rows]) for p in predictors], axis=0)
             table[name] = (len(rows), metrics(y, targets[rows], args.task_type))
+            if name == "test":   # as chemprop's test_predictions.csv, with each row's place in the file
+                _write_test_predictions(save_dir, saved, kept[rows], [smiles[i] for i in rows], y)
     names = list(next(iter(table.values()))[1])
     print("\n| part | molecules | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
@@ -350,7 +402,13 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--split-sizes", type=float, nargs=3, default=[0.8, 0.1, 0.1])
     t.add_argument("--epochs", type=int, default=50)
     t.add_argument("--batch-size", type=int, default=64)
-    t.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
+    t.add_argument("--splits-file", default=None,
+                   help="chemprop's JSON of row indices [{'train': [...], 'val': [...], 'test': [...]}]")
+    # chemprop's Noam-like schedule of Adam's step size, per update
+    t.add_argument("--warmup-epochs", type=int, default=2)
+    t.add_argument("--init-lr", type=float, default=1e-4)
+    t.add_argument("--max-lr", type=float, default=1e-3)
+    t.add_argument("--final-lr", type=float, default=1e-4)
     t.add_argument("--hidden-size", type=int, default=None, help="dmpnn: 300, attentivefp: 200, others: 64")
     t.add_argument("--depth", type=int, default=3, help="message-passing steps")
     t.add_argument("--ensemble-size", type=int, default=1)

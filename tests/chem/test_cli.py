@@ -108,3 +108,26 @@ def test_molecules_over_the_size_limit_are_reported(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["train", "--data-path", data, "--target-columns", "y", "--save-dir", "x",
                   "--model", "schnet"])
+
+
+def test_chemprops_learning_rate_schedule():
+    # 2 warm-up steps from 1e-4 to 1e-3, then 4 steps down to 1e-4 by a constant factor 10 ** -0.25
+    lrs = [cli.noam_lr(step, 2, 4, 1e-4, 1e-3, 1e-4) for step in range(8)]
+    numpy.testing.assert_allclose(lrs, [1e-4, 5.5e-4, 1e-3, 10 ** -3.25, 10 ** -3.5, 10 ** -3.75, 1e-4, 1e-4])
+
+
+def test_splits_file_and_test_predictions(tmp_path, capsys):
+    data = _write(tmp_path / "d.csv", "smiles,y\nCCO,1\nC1CC,2\nCCC,3\nCCN,4\nCCCl,5\nCCCO,6\nc1ccccc1,7\n")
+    splits = tmp_path / "splits.json"
+    splits.write_text(json.dumps([{"train": [0, 2, 3], "val": [4], "test": [5, 6]}]))
+    out = tmp_path / "out"
+    assert cli.main(["train", "--data-path", data, "--target-columns", "y", "--save-dir", str(out),
+                     "--epochs", "1", "--hidden-size", "8", "--splits-file", str(splits)]) == 0
+    assert "split 3/1/2" in capsys.readouterr().out
+    with open(out / "test_predictions.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["row"], r["smiles"]) for r in rows] == [("5", "CCCO"), ("6", "c1ccccc1")]
+    splits.write_text(json.dumps([{"train": [0, 1], "val": [4], "test": [5]}]))   # row 1 does not parse
+    assert "names rows [1] that are not usable rows" in _error(
+        capsys, "train", "--data-path", data, "--target-columns", "y", "--save-dir", str(out),
+        "--splits-file", str(splits))
