@@ -457,6 +457,65 @@ def _resize(node, attrs, args):
     return F.resize_images(x, tuple(sizes[2:]), mode=kind, align_corners=align)
 
 
+def _recurrent(kind):
+    """ONNX's LSTM and GRU (layout 0, default activations) unrolled over time with kusari functions.
+
+    X (seq, batch, in); W (dirs, G*H, in), R (dirs, G*H, H), B (dirs, 2*G*H) with gates in ONNX's
+    order (LSTM: i, o, f, c; GRU: z, r, h). Returns Y (seq, dirs, batch, H), Y_h (and LSTM's Y_c).
+    """
+    n_gates = 4 if kind == "LSTM" else 3
+
+    def split(v, n):
+        return F.split_axis(v, n, axis=1, force_tuple=True)
+
+    def handler(node, attrs, args):
+        args = list(args) + [None] * (8 - len(args))
+        x, W, R, B, lengths, h0, c0 = args[:7]
+        for name, default in (("layout", 0), ("clip", None), ("input_forget", 0)):
+            if attrs.get(name, default) != default:
+                raise NotImplementedError(f"{kind}: {name}={attrs[name]!r}")
+        if "activations" in attrs or lengths is not None:
+            raise NotImplementedError(f"{kind}: custom activations or sequence_lens")
+        hidden = int(attrs["hidden_size"])
+        direction = _text(attrs.get("direction", b"forward"))
+        directions = {"forward": [False], "reverse": [True], "bidirectional": [False, True]}[direction]
+        steps = list(F.separate(x, axis=0))
+        batch = x.shape[1]
+        ys, hs, cs = [], [], []
+        for d, backwards in enumerate(directions):
+            w_t, r_t = F.transpose(W[d]), F.transpose(R[d])
+            bias_x, bias_h = (split(F.reshape(B[d], (1, -1)), 2) if B is not None else (None, None))
+            h = h0[d] if h0 is not None else Variable(numpy.zeros((batch, hidden), x.dtype))
+            c = c0[d] if c0 is not None else Variable(numpy.zeros((batch, hidden), x.dtype))
+            out = [None] * len(steps)
+            for t in (reversed(range(len(steps))) if backwards else range(len(steps))):
+                gx, gh = F.matmul(steps[t], w_t), F.matmul(h, r_t)
+                if bias_x is not None:
+                    gx, gh = gx + F.broadcast_to(bias_x, gx.shape), gh + F.broadcast_to(bias_h, gh.shape)
+                if kind == "LSTM":
+                    i, o, f, g = split(gx + gh, n_gates)
+                    c = F.sigmoid(f) * c + F.sigmoid(i) * F.tanh(g)
+                    h = F.sigmoid(o) * F.tanh(c)
+                else:
+                    (zx, rx, hx), (zh, rh, hh) = split(gx, n_gates), split(gh, n_gates)
+                    z, r = F.sigmoid(zx + zh), F.sigmoid(rx + rh)
+                    if attrs.get("linear_before_reset", 0):
+                        candidate = F.tanh(hx + r * hh)
+                    else:   # r applied to h before its product with R
+                        r_h = F.matmul(r * h, r_t[:, 2 * hidden:])
+                        if bias_h is not None:
+                            r_h = r_h + F.broadcast_to(bias_h[:, 2 * hidden:], r_h.shape)
+                        candidate = F.tanh(hx + r_h)
+                    h = (1.0 - z) * candidate + z * h
+                out[t] = h
+            ys.append(F.stack(out, axis=0))
+            hs.append(h)
+            cs.append(c)
+        outputs = [F.stack(ys, axis=1), F.stack(hs, axis=0)]
+        return outputs + [F.stack(cs, axis=0)] if kind == "LSTM" else outputs
+    return handler
+
+
 def _depth_to_space(node, attrs, args):
     mode = attrs.get("mode", b"DCR")
     if mode not in (b"DCR", "DCR"):
@@ -503,5 +562,6 @@ _OPS = {
     "ArgMax": _arg_extremum(F.argmax), "ArgMin": _arg_extremum(F.argmin), "GatherElements": _gather_elements,
     "MaxRoiPool": lambda node, attrs, args: F.roi_pooling_2d(
         args[0], args[1], *attrs["pooled_shape"], float(attrs.get("spatial_scale", 1.0))),
+    "LSTM": _recurrent("LSTM"), "GRU": _recurrent("GRU"),
     "CumSum": _cumsum, "Einsum": _einsum, "ReduceProd": _reduce(F.prod), "Resize": _resize,
 }

@@ -154,3 +154,49 @@ def test_unsupported_inputs_are_named(tmp_path):
     with pytest.raises(TypeError, match="takes 1 inputs \\['x'\\], got 2"):
         loaded = kusari.onnx.load(_foreign_model())
         loaded(numpy.zeros((1, 2, 11, 11), numpy.float32), numpy.zeros(1))
+
+
+def _recurrent_model(kind, direction, linear_before_reset, with_bias, with_state):
+    """One ONNX LSTM or GRU node (as PyTorch writes nn.LSTM / nn.GRU) over X (seq 5, batch 3, 4 features)."""
+    gates, hidden, dirs = (4 if kind == "LSTM" else 3), 6, (2 if direction == "bidirectional" else 1)
+    r = numpy.random.default_rng(12)
+    tensors = {"W": r.standard_normal((dirs, gates * hidden, 4)), "R": r.standard_normal((dirs, gates * hidden, hidden))}
+    inputs = ["X", "W", "R", "B" if with_bias else "", "", "h0" if with_state else ""]
+    if with_bias:
+        tensors["B"] = r.standard_normal((dirs, 2 * gates * hidden))
+    if with_state:
+        tensors["h0"] = r.standard_normal((dirs, 3, hidden))
+    if kind == "LSTM" and with_state:
+        inputs.append("c0")
+        tensors["c0"] = r.standard_normal((dirs, 3, hidden))
+    attrs = {"hidden_size": hidden, "direction": direction}
+    if kind == "GRU":
+        attrs["linear_before_reset"] = linear_before_reset
+    outputs = ["Y", "Y_h"] + (["Y_c"] if kind == "LSTM" else [])
+    while inputs[-1] == "":
+        inputs.pop()
+    node = helper.make_node(kind, inputs, outputs, **attrs)
+    shapes = {"Y": [5, dirs, 3, hidden], "Y_h": [dirs, 3, hidden], "Y_c": [dirs, 3, hidden]}
+    graph = helper.make_graph([node], kind.lower(), [helper.make_tensor_value_info("X", TensorProto.FLOAT, [5, 3, 4])],
+                              [helper.make_tensor_value_info(o, TensorProto.FLOAT, shapes[o]) for o in outputs],
+                              [numpy_helper.from_array((v * 0.5).astype(numpy.float32), k) for k, v in tensors.items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+
+
+@pytest.mark.parametrize("kind,direction,linear_before_reset,with_bias,with_state", [
+    ("LSTM", "forward", 0, True, False), ("LSTM", "reverse", 0, False, True),
+    ("LSTM", "bidirectional", 0, True, True), ("GRU", "forward", 1, True, False),
+    ("GRU", "bidirectional", 0, True, True), ("GRU", "reverse", 1, False, True)])
+def test_onnx_lstm_and_gru_nodes_run_as_in_onnxruntime(kind, direction, linear_before_reset, with_bias, with_state):
+    import onnxruntime
+    proto = _recurrent_model(kind, direction, linear_before_reset, with_bias, with_state)
+    onnx.checker.check_model(proto)
+    x = rng.standard_normal((5, 3, 4)).astype(numpy.float32)
+    want = onnxruntime.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"X": x})
+    loaded = kusari.onnx.load(proto)
+    got = loaded(x)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        numpy.testing.assert_allclose(g.array, w, rtol=1e-4, atol=1e-5)
+    F.sum(got[0]).backward()
+    assert loaded.W.grad is not None and loaded.R.grad is not None     # the weights fine-tune
