@@ -214,6 +214,26 @@ def test_the_probe_run_catches_what_the_guards_do_not_see():
         kusari.onnx.export(picked, numpy.array([[1, 0], [0, 1]], numpy.float32), dynamic_axes={"Input_0": [0]})
 
 
+class _StaticNet(kusari.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l = L.Linear(3, 2)
+
+    @kusari.static_graph
+    def forward(self, x):
+        return F.relu(self.l(x))
+
+
+def test_a_static_graph_forward_exports_its_ops(check):
+    """Under export's trace static_graph runs the forward eagerly, so its ops are converted (none replayed)."""
+    model = _StaticNet()
+    model(_x())
+    model(_x())   # traced, then replayed
+    proto = check(model, lambda n: (_x(n),))
+    assert [n.op_type for n in proto.graph.node] == ["Transpose", "MatMul", "Add", "Relu"]
+
+
 def test_import_kusari_does_not_import_onnx():
     import subprocess
     import sys
