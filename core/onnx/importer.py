@@ -516,6 +516,13 @@ def _recurrent(kind):
     return handler
 
 
+def _mod(attrs, x, divisor):
+    if not attrs.get("fmod", 0):
+        raise NotImplementedError("Mod: fmod=0 (Python's modulo; kusari has fmod)")
+    divisor = divisor if isinstance(divisor, Variable) else Variable(numpy.asarray(divisor, dtype=x.dtype))
+    return F.fmod(*_broadcast_pair(x, divisor))
+
+
 def _depth_to_space(node, attrs, args):
     mode = attrs.get("mode", b"DCR")
     if mode not in (b"DCR", "DCR"):
@@ -563,5 +570,6 @@ _OPS = {
     "MaxRoiPool": lambda node, attrs, args: F.roi_pooling_2d(
         args[0], args[1], *attrs["pooled_shape"], float(attrs.get("spatial_scale", 1.0))),
     "LSTM": _recurrent("LSTM"), "GRU": _recurrent("GRU"),
+    "Mod": lambda node, attrs, args: _mod(attrs, *args),
     "CumSum": _cumsum, "Einsum": _einsum, "ReduceProd": _reduce(F.prod), "Resize": _resize,
 }

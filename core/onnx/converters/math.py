@@ -11,7 +11,8 @@ from kusari.functions.math.batch_l2_norm_squared import BatchL2NormSquared
 from kusari.functions.math.clip import Clip
 from kusari.functions.math.cumsum import Cumsum
 from kusari.functions.math.einsum import EinSum
-from kusari.functions.math.erf import Erf
+from kusari.functions.math.erf import Erf, Erfc
+from kusari.functions.math.fmod import Fmod
 from kusari.functions.math.exponential import Exp, Expm1, Log, Log10, Log1p, Log2
 from kusari.functions.math.hyperbolic import Arctanh, Cosh, Sinh
 from kusari.functions.math.identity import Identity
@@ -20,11 +21,13 @@ from kusari.functions.math.logsumexp import LogSumExp
 from kusari.functions.math.matmul import MatMul
 from kusari.functions.math.maximum import Maximum, Minimum
 from kusari.functions.math.minmax import Max, Min
+from kusari.functions.math.ndtr import Ndtr
 from kusari.functions.math.prod import Prod
 from kusari.functions.math.sqrt import Rsqrt, Sqrt
 from kusari.functions.math.square import Square
 from kusari.functions.math.squared_difference import SquaredDifference
 from kusari.functions.math.sum import Sum
+from kusari.functions.math.tensordot import TensorDot
 from kusari.functions.math.trigonometric import Arccos, Arcsin, Arctan, Cos, Sin, Tan
 from kusari.onnx.converters import register_converter
 
@@ -194,3 +197,34 @@ def _argmax(ctx, node):
                 select_last_index=0)
     out_dtype = ctx.out_arrays[0].dtype
     return y if out_dtype == numpy.int64 else ctx.add("Cast", [y], to=ctx.tensor_type(out_dtype))
+
+
+@register_converter(Erfc, functions=("erfc",))
+def _erfc(ctx, node):
+    return ctx.add("Sub", [ctx.const(1), ctx.add("Erf", ctx.inputs)])
+
+
+@register_converter(Ndtr, functions=("ndtr",))
+def _ndtr(ctx, node):
+    """The standard normal CDF, (1 + erf(x / sqrt(2))) / 2."""
+    erf = ctx.add("Erf", [ctx.add("Mul", [ctx.inputs[0], ctx.const(1 / math.sqrt(2))])])
+    return ctx.add("Mul", [ctx.add("Add", [erf, ctx.const(1)]), ctx.const(0.5)])
+
+
+@register_converter(Fmod, functions=("fmod",))
+def _fmod(ctx, node):
+    return ctx.add("Mod", ctx.inputs, fmod=1)   # C's fmod: the sign of the dividend
+
+
+@register_converter(TensorDot, functions=("tensordot",))
+def _tensordot(ctx, node):
+    """An Einsum whose equation pairs the contracted axes."""
+    a_ndim, b_ndim = ctx.in_arrays[0].ndim, ctx.in_arrays[1].ndim
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    a_sub = [next(letters) for _ in range(a_ndim)]
+    b_sub = [next(letters) for _ in range(b_ndim)]
+    for i, j in zip(node._a_axes, node._b_axes):
+        b_sub[j] = a_sub[i]
+    out = [c for k, c in enumerate(a_sub) if k not in node._a_axes] + \
+          [c for k, c in enumerate(b_sub) if k not in node._b_axes]
+    return ctx.add("Einsum", ctx.inputs, equation=f"{''.join(a_sub)},{''.join(b_sub)}->{''.join(out)}")
