@@ -155,16 +155,25 @@ def is_debug() -> bool:
     return bool(config.debug)
 
 
-class _Mixed16(str):
-    """The dtype name ``'mixed16'`` (float16 compute, float32 master weights), shown as Chainer shows it."""
+class _Mixed16:
+    """Chainer's dtype-like ``mixed16`` (float16 compute, float32 master weights); equal to ``'mixed16'``.
+
+    ``numpy.dtype(mixed16)`` is float16 (through the ``dtype`` attribute), as in Chainer.
+    """
 
     dtype = numpy.dtype(numpy.float16)
+
+    def __eq__(self, other):
+        return isinstance(other, _Mixed16) or (isinstance(other, str) and other == "mixed16")
+
+    def __hash__(self):
+        return hash("mixed16")
 
     def __repr__(self):
         return "dtype('mixed16')"
 
 
-mixed16 = _Mixed16("mixed16")
+mixed16 = _Mixed16()
 
 
 def get_dtype(dtype=None, map_mixed16=None):
@@ -176,6 +185,6 @@ def get_dtype(dtype=None, map_mixed16=None):
     """
     if dtype is None:
         dtype = config.dtype
-    if isinstance(dtype, str) and dtype == "mixed16":
+    if isinstance(dtype, _Mixed16) or (isinstance(dtype, str) and dtype == "mixed16"):
         return numpy.dtype(numpy.float16 if map_mixed16 is None else map_mixed16)
     return numpy.dtype(dtype)

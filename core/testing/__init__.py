@@ -12,6 +12,7 @@ from kusari.testing.backend import BackendConfig, inject_backend_tests  # NOQA
 from kusari.testing.helper import assert_warns, patch, with_requires, without_requires  # NOQA
 from kusari.testing.serializer import save_and_load, save_and_load_hdf5, save_and_load_npz  # NOQA
 from kusari.testing.unary_math_function_test import unary_math_function_unittest  # NOQA
+from kusari.testing.link_test import InitializerArgument, LinkInitializersTestCase, LinkTestCase  # NOQA
 
 
 def __getattr__(name):

@@ -90,7 +90,7 @@ def test_op_modules_resolve_as_in_chainer():
 
 def test_mixed16_is_chainers_dtype_name():
     assert repr(kusari.mixed16) == "dtype('mixed16')" and kusari.mixed16 == "mixed16"
-    assert kusari.mixed16.dtype == numpy.float16
+    assert kusari.mixed16.dtype == numpy.float16 and numpy.dtype(kusari.mixed16) == numpy.float16
     with kusari.using_config("dtype", kusari.mixed16):
         assert L.Linear(2, 3).W.dtype == numpy.float16
         assert kusari.get_dtype(map_mixed16=numpy.float32) == numpy.float32

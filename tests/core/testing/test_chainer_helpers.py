@@ -181,3 +181,56 @@ def test_unary_math_function_unittest_generates_six_classes():
 def test_importing_kusari_testing_does_not_import_pytest():
     code = "import sys, kusari.testing; assert 'pytest' not in sys.modules, 'pytest imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@testing.inject_backend_tests(None, [{}])
+class TestLinearByLinkTestCase(testing.LinkTestCase):
+    param_names = ("W", "b")
+
+    def generate_params(self):
+        return (numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float32),
+                numpy.random.uniform(-1, 1, (3,)).astype(numpy.float32))
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, (4, 2)).astype(numpy.float32),
+
+    def create_link(self, initializers):
+        W, b = initializers
+        return kusari.links.Linear(2, 3, initialW=W, initial_bias=b)
+
+    def forward_expected(self, link, inputs):
+        x, = inputs
+        return x.dot(link.W.array.T) + link.b.array,
+
+
+class _WrongLinear(kusari.links.Linear):
+    def forward(self, x):
+        return super().forward(x) * 1.01   # a forward off by 1 %; its backward stays right
+
+
+def test_link_test_case_finds_a_wrong_forward():
+    @testing.inject_backend_tests(None, [{}])
+    class Wrong(TestLinearByLinkTestCase):
+        def create_link(self, initializers):
+            W, b = initializers
+            return _WrongLinear(2, 3, initialW=W, initial_bias=b)
+    cpu = [c for name, c in vars(sys.modules[__name__]).items()
+           if name.startswith("Wrong_use_chainerx_false")][0]
+    with pytest.raises(AssertionError):
+        cpu("test_forward").test_forward()
+    cpu("test_backward").test_backward()
+    delattr(sys.modules[__name__], cpu.__name__)
+
+
+@testing.inject_backend_tests(None, [{}])
+class TestLinearInitializers(TestLinearByLinkTestCase, testing.LinkInitializersTestCase):
+
+    def get_initializers(self):
+        return ([kusari.initializers.Constant(1.5), 2.0],
+                [kusari.initializers.Constant(2.0), 3.0, testing.InitializerArgument(None, 0)])
+
+
+def test_link_initializers_test_case_runs_on_every_initializer():
+    cls = [c for name, c in vars(sys.modules[__name__]).items()
+           if name.startswith("TestLinearInitializers_use_chainerx_false")][0]
+    assert callable(cls.test_initializers)
