@@ -516,6 +516,19 @@ def _recurrent(kind):
     return handler
 
 
+def _roi_align(node, attrs, args):
+    x, rois, indices = args
+    mode, transform = _text(attrs.get("mode", b"avg")), _text(attrs.get("coordinate_transformation_mode", b"half_pixel"))
+    if mode != "avg" or transform != "output_half_pixel":
+        raise NotImplementedError(f"RoiAlign: mode={mode!r}, coordinate_transformation_mode={transform!r} "
+                                  "(kusari's roi_average_align_2d is avg without the half-pixel offset)")
+    boxes = rois[:, [1, 0, 3, 2]] if isinstance(rois, Variable) else numpy.asarray(rois)[:, [1, 0, 3, 2]]
+    ratio = int(attrs.get("sampling_ratio", 0)) or None
+    return F.roi_average_align_2d(x, boxes, _const(indices, "RoiAlign", "batch_indices"),
+                                  (int(attrs.get("output_height", 1)), int(attrs.get("output_width", 1))),
+                                  float(attrs.get("spatial_scale", 1.0)), ratio)
+
+
 def _mod(attrs, x, divisor):
     if not attrs.get("fmod", 0):
         raise NotImplementedError("Mod: fmod=0 (Python's modulo; kusari has fmod)")
@@ -570,6 +583,6 @@ _OPS = {
     "MaxRoiPool": lambda node, attrs, args: F.roi_pooling_2d(
         args[0], args[1], *attrs["pooled_shape"], float(attrs.get("spatial_scale", 1.0))),
     "LSTM": _recurrent("LSTM"), "GRU": _recurrent("GRU"),
-    "Mod": lambda node, attrs, args: _mod(attrs, *args),
+    "Mod": lambda node, attrs, args: _mod(attrs, *args), "RoiAlign": _roi_align,
     "CumSum": _cumsum, "Einsum": _einsum, "ReduceProd": _reduce(F.prod), "Resize": _resize,
 }

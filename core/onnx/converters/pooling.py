@@ -1,6 +1,9 @@
-"""Converters of kusari.functions.pooling: max and average pooling."""
+"""Converters of kusari.functions.pooling: max and average pooling, unpooling, RoI pooling and RoIAlign."""
+import numpy
+
 from kusari.functions.pooling.average_pooling_nd import AveragePoolingND
 from kusari.functions.pooling.max_pooling_nd import MaxPoolingND
+from kusari.functions.pooling.roi_average_align_2d import ROIAverageAlign2D
 from kusari.functions.pooling.roi_pooling_2d import ROIPooling2D
 from kusari.functions.pooling.unpooling_nd import UnpoolingND
 from kusari.onnx.converters import register_converter
@@ -65,3 +68,21 @@ def _roi_pooling(ctx, node):
     if ctx.opset >= 22:   # onnxruntime 1.32 runs MaxRoiPool up to its opset-21 form only
         ctx.unsupported(f"MaxRoiPool has no ONNX Runtime kernel at opset {ctx.opset}; export with opset_version=21")
     return ctx.add("MaxRoiPool", ctx.inputs, pooled_shape=[node._outh, node._outw], spatial_scale=node._scale)
+
+
+@register_converter(ROIAverageAlign2D, functions=("roi_average_align_2d",))
+def _roi_average_align(ctx, node):
+    """Mask R-CNN's RoIAlign is ONNX's RoiAlign (average) without the half-pixel offset: rois reordered
+    from (y_min, x_min, y_max, x_max) to (x1, y1, x2, y2), roi_indices as int64."""
+    ratio_h, ratio_w = node._sampling_ratio
+    if ratio_h != ratio_w:
+        ctx.unsupported(f"sampling_ratio={node._sampling_ratio} (RoiAlign takes one ratio for both axes)")
+    if not 16 <= ctx.opset <= 21:   # the transformation mode came at 16; onnxruntime 1.32 runs RoiAlign to 21
+        ctx.unsupported(f"RoiAlign in kusari's form runs in ONNX Runtime at opsets 16 to 21, not {ctx.opset}; "
+                        "export with opset_version=21")
+    x, rois, indices = ctx.inputs
+    boxes = ctx.add("Gather", [rois, ctx.ints([1, 0, 3, 2])], axis=1)
+    batch = ctx.add("Cast", [indices], to=ctx.tensor_type(numpy.int64))
+    return ctx.add("RoiAlign", [x, boxes, batch], mode="avg", output_height=node._outh, output_width=node._outw,
+                   sampling_ratio=ratio_h or 0, spatial_scale=node._scale,
+                   coordinate_transformation_mode="output_half_pixel")

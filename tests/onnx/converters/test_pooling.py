@@ -55,6 +55,22 @@ def test_roi_pooling_2d(outsize, scale, check):
                            opset_version=22)
 
 
+@pytest.mark.parametrize("sampling_ratio", [None, 2])
+def test_roi_average_align_2d(sampling_ratio, check):
+    features = rng.standard_normal((2, 3, 8, 10)).astype(numpy.float32)
+
+    def align(x, rois, indices):
+        return F.roi_average_align_2d(x, rois, indices, (2, 3), 0.5, sampling_ratio)
+
+    def inputs(n):
+        rows = _rois(n)
+        return features, rows[:, [2, 1, 4, 3]].copy(), rows[:, 0].astype(numpy.int32)   # (y_min, x_min, ...)
+    check(align, inputs, batches=(5, 7), opset_version=21)
+    import kusari.onnx
+    with pytest.raises(kusari.onnx.ExportError, match="ROIAverageAlign2D .*opset_version=21"):
+        kusari.onnx.export(align, inputs(3), opset_version=22)
+
+
 def test_return_indices_is_refused_with_the_op_name():
     import kusari.onnx
     with pytest.raises(kusari.onnx.ExportError, match="MaxPoolingND .*return_indices"):
@@ -63,4 +79,4 @@ def test_return_indices_is_refused_with_the_op_name():
 
 
 def test_every_declared_pooling_function_is_tested(declared):
-    assert declared("pooling") <= set(CASES) | {"roi_pooling_2d"}   # the latter: test_roi_pooling_2d
+    assert declared("pooling") <= set(CASES) | {"roi_pooling_2d", "roi_average_align_2d"}   # tested above
