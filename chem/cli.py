@@ -217,7 +217,7 @@ def _split(args, features, smiles, kept) -> tuple:
 
 
 def _train_one(args, saved, features, targets, parts, seed: int, member: int):
-    """One model of the ensemble: its predictor at the best validation epoch."""
+    """One model of the ensemble: its predictor at the best validation epoch, and that epoch (from 1)."""
     import kusari.functions as F
     from kusari import optimizers
     from kusari.chem.dataset.converters import concat_mols
@@ -237,9 +237,9 @@ def _train_one(args, saved, features, targets, parts, seed: int, member: int):
     step = 0
     lossfun = F.mean_squared_error if saved["task_type"] == "regression" else F.sigmoid_cross_entropy
     valid_features = [features[i] for i in valid]
-    best, best_score = None, math.inf
+    best, best_score, best_epoch = None, math.inf, 0
     epochs = _progress(range(args.epochs), args.epochs, f"model {member}")
-    for _ in epochs:
+    for epoch in epochs:
         order = numpy.random.permutation(train)
         for start in range(0, len(order), args.batch_size):
             rows = order[start:start + args.batch_size]
@@ -260,8 +260,8 @@ def _train_one(args, saved, features, targets, parts, seed: int, member: int):
         if hasattr(epochs, "set_postfix"):
             epochs.set_postfix({"train loss": float(loss.array), **{f"val {k}": v for k, v in score.items()}})
         if best is None or value < best_score:   # a NaN score (one class only) keeps the first
-            best, best_score = copy.deepcopy(predictor), value
-    return best
+            best, best_score, best_epoch = copy.deepcopy(predictor), value, epoch + 1
+    return best, best_epoch
 
 
 def _write_test_predictions(save_dir: Path, saved: dict, rows, smiles: list, y: numpy.ndarray) -> None:
@@ -300,9 +300,10 @@ def train(args) -> int:
     print(f"train: {len(features)} molecules from {args.data_path}; {args.split} split "
           f"{len(parts[0])}/{len(parts[1])}/{len(parts[2])}; {args.model}, hidden {saved['hidden_size']}, "
           f"depth {args.depth}; {args.ensemble_size} model(s), {args.epochs} epochs")
-    predictors = []
+    predictors, best_epochs = [], []
     for member in range(args.ensemble_size):
-        predictor = _train_one(args, saved, features, targets, parts, args.seed + member, member)
+        predictor, best_epoch = _train_one(args, saved, features, targets, parts, args.seed + member, member)
+        best_epochs.append(best_epoch)
         serializers.save_npz(str(save_dir / MODEL_FILE.format(member)), predictor)
         predictors.append(predictor)
     with open(save_dir / ARGS_FILE, "w") as f:
@@ -320,7 +321,8 @@ def train(args) -> int:
     for part, (n, values) in table.items():
         print(f"| {part} | {n} | " + " | ".join(f"{values[k]:.4f}" for k in names) + " |")
     with open(save_dir / "metrics.json", "w") as f:
-        json.dump({part: values for part, (_, values) in table.items()}, f, indent=2)
+        json.dump({**{part: values for part, (_, values) in table.items()}, "best_epochs": best_epochs}, f,
+                  indent=2)
     print(f"\nsaved {args.ensemble_size} model(s) and {ARGS_FILE} in {save_dir}")
     return 0
 

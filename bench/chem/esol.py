@@ -34,6 +34,11 @@ SETTINGS = {
               "predictor of the best validation RMSE epoch is kept",
     "chainer-chemistry": "the kusari column's code, run on Chainer 7.8.1 and Chainer Chemistry 0.7.1 "
                          "(`bench.chem.chainer_as_kusari`)",
+    "kusari-dmpnn": "`python -m kusari.chem train` defaults, which are chemprop's: ChempropPreprocessor (chemprop's "
+                    "V2 atom and bond features); DMPNN (hidden 300, depth 3, norm-100 aggregation) + one FFN layer "
+                    "of 300; batch 64; chemprop's schedule 1e-4 -> 1e-3 -> 1e-4 with 2 warm-up epochs; "
+                    "standardized targets; the best validation-RMSE epoch predicts the test part; with "
+                    "`--epochs E --splits-file --seed S`",
     "chemprop": "`chemprop train` defaults (D-MPNN: bond messages, hidden 300, depth 3, mean-norm aggregation, "
                 "one FFN layer of 300; batch 64; Noam schedule 1e-4 -> 1e-3 -> 1e-4 with 2 warm-up epochs; "
                 "target standardization; the best validation-loss checkpoint is kept and predicts the test "
@@ -103,6 +108,27 @@ def train_chainer_chemistry(data: str, splits: str, seed: int, epochs: int, work
     chainer.dataset.set_dataset_root(str(Path(data).parents[3]))
     chainer_as_kusari.install()
     return train_kusari(data, splits, seed, epochs, work_dir)
+
+
+def train_kusari_dmpnn(data: str, splits: str, seed: int, epochs: int, work_dir: str) -> dict:
+    """kusari.chem's D-MPNN through its chemprop-like command (``kusari.chem.cli``), in this process.
+
+    Returns ``predictions`` and the ``smiles`` of the test rows, in the split's order, and the ``best_epoch``.
+    """
+    import pandas
+    from kusari.chem import cli
+
+    out = os.path.join(work_dir, "kusari_dmpnn")
+    code = cli.main(["train", "--data-path", data, "--smiles-columns", SMILES_COLUMN, "--target-columns",
+                     LABEL_COLUMN, "--task-type", "regression", "--splits-file", splits, "--epochs", str(epochs),
+                     "--seed", str(seed), "--save-dir", out])
+    if code != 0:
+        raise RuntimeError(f"bench.chem: python -m kusari.chem train exited with code {code}")
+    frame = pandas.read_csv(os.path.join(out, "test_predictions.csv"))
+    with open(os.path.join(out, "metrics.json")) as f:
+        best_epoch, = json.load(f)["best_epochs"]
+    return {"predictions": frame[LABEL_COLUMN].tolist(), "smiles": frame[SMILES_COLUMN].tolist(),
+            "best_epoch": best_epoch}
 
 
 def train_chemprop(data: str, splits: str, seed: int, epochs: int, work_dir: str) -> dict:

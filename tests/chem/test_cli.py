@@ -38,6 +38,7 @@ def test_trains_and_predicts_esol_end_to_end(tmp_path, shared_data_folder):
     assert [row.split(" | ")[0] for row in table[1:]] == ["| train", "| validation", "| test"]
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     assert 0 < metrics["test"]["RMSE"] < 3   # ESOL's labels spread over about 13 log units
+    assert len(metrics["best_epochs"]) == 2 and all(e in (1, 2) for e in metrics["best_epochs"])
     saved = json.loads((tmp_path / "out" / "args.json").read_text())
     assert saved["model"] == "dmpnn" and saved["ensemble_size"] == 2
 

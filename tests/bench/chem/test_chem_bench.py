@@ -162,3 +162,15 @@ def test_cv_scores_held_out_rows_and_never_the_test_rows(molnet, monkeypatch):
     result = cv.run_fold(cv.SETTINGS["identity"], (train, valid, test), 7, 12)
     assert seen == [(len(train), len(valid), 7, None)]
     assert result == {"best": 8.0, "best_epoch": 1, "last10": 8.0 + 6.5}
+
+
+def test_kusaris_dmpnn_row_predicts_the_splits_test_rows_in_order(molnet, tmp_path):
+    # the prepared D-MPNN row (issue 31, item 4), two epochs on a small split; scored as the bench scores
+    data = os.path.join(molnet, "delaney-processed.csv")
+    splits = tmp_path / "splits.json"
+    split = {"train": list(range(60)), "val": list(range(60, 80)), "test": [95, 81, 90]}
+    splits.write_text(json.dumps([split]))
+    result = esol.train_kusari_dmpnn(data, str(splits), 0, 2, str(tmp_path))
+    scored = cli.score(result, pandas.read_csv(data), split["test"])
+    assert "error" not in scored and 0 < scored["rmse"] < 10 and result["best_epoch"] in (1, 2)
+    assert "kusari-dmpnn" not in cli.FRAMEWORKS and cli.LABEL["kusari-dmpnn"] == "kusari.chem D-MPNN"
