@@ -100,10 +100,11 @@ class _Recorder(_Trace):
     that differs between the two runs is dynamic.
     """
 
-    def __init__(self, graph, links, param_names, external, probe=None):
+    def __init__(self, graph, links, model, external, probe=None):
         self.graph = graph
         self.links = links
-        self.param_names = param_names
+        self.model = model
+        self.param_names = _param_names(model)
         self.external = external
         self.probe = probe
         self.n_ops = 0
@@ -114,6 +115,8 @@ class _Recorder(_Trace):
         name = graph.name_of(array)
         if name is not None:
             return name
+        if isinstance(x, Parameter) and id(array) not in self.param_names:
+            self.param_names = _param_names(self.model)   # initialized by this very forward (a lazy link)
         base = self.param_names.get(id(array))
         if base is None:    # an array made during the forward: a constant of this trace
             base = f"{prefix}{label}/const"
@@ -334,7 +337,7 @@ def export(model, args, filename=None, opset_version=None, input_names=None, out
     graph = Graph(opset)
     links = _LinkPaths(model)
     probe = _probe(model, named_inputs, axes, call, train, graph) if any(n in axes for n, _ in named_inputs) else None
-    recorder = _Recorder(graph, links, _param_names(model), external_converters, probe)
+    recorder = _Recorder(graph, links, model, external_converters, probe)
     for name, array in named_inputs:
         graph.unique(name)
         graph.name_array(array, name)

@@ -36,6 +36,12 @@ def test_parameters_are_initializers_named_by_link_path():
     assert [o.name for o in proto.graph.output] == ["Output_0"]
 
 
+def test_lazily_initialized_parameters_keep_their_paths():
+    model = kusari.Sequential(L.Linear(None, 4), F.relu, L.Linear(None, 2))   # shapes set by the first forward
+    proto = kusari.onnx.export(model, _x())   # no dynamic axes: the traced forward is the first one
+    assert {t.name for t in proto.graph.initializer} >= {"/0/W", "/0/b", "/1/W", "/1/b"}
+
+
 def test_names_filename_and_named_inout(tmp_path, check):
     model = _Net()
     path = tmp_path / "net.onnx"
