@@ -80,7 +80,7 @@ class RSGCN(Chain):
         for i, (gconv, bnorm) in enumerate(zip(self.gconvs, self.bnorms)):
             h = gconv(h, w_adj)
             if bnorm is not None:
-                h = bnorm(h)
+                h = bnorm(h, is_real_node=is_real_node)
             if self.dropout_ratio > 0.0:
                 h = F.dropout(h, ratio=self.dropout_ratio)
             if i < self.n_update_layers - 1:

@@ -167,7 +167,7 @@ class GraphConvModelBase(Chain):
                 h_new = layer(h=h, adj=adj, **additional_kwargs)
             h = h_new if warp is None else warp(h, h_new, index)
             if self.use_batchnorm:
-                h = self.bnorms[index](h)
+                h = self.bnorms[index](h, is_real_node=is_real_node)
             if self.dropout_ratio > 0.0:
                 h = F.dropout(h, ratio=self.dropout_ratio)
             if self.activation is not None and step < self.n_activation:
