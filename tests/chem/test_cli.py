@@ -132,3 +132,26 @@ def test_splits_file_and_test_predictions(tmp_path, capsys):
     assert "names rows [1] that are not usable rows" in _error(
         capsys, "train", "--data-path", data, "--target-columns", "y", "--save-dir", str(out),
         "--splits-file", str(splits))
+
+
+def test_classification_with_missing_labels(tmp_path, capsys):
+    # two tasks, empty cells are missing labels; predictions are probabilities
+    rows = ["CCO,1,0", "CCN,0,", "CCC,1,1", "CCCl,0,0", "c1ccccc1,1,1", "CCOC,0,1", "CC(=O)O,1,",
+            "CCCCO,0,0", "CN,1,1", "CCS,0,0"]
+    data = _write(tmp_path / "c.csv", "smiles,a,b\n" + "\n".join(rows) + "\n")
+    splits = tmp_path / "splits.json"
+    splits.write_text(json.dumps([{"train": [0, 1, 2, 3, 4, 5], "val": [6, 7], "test": [8, 9]}]))
+    out = tmp_path / "out"
+    assert cli.main(["train", "--data-path", data, "--task-type", "classification", "--target-columns", "a", "b",
+                     "--save-dir", str(out), "--epochs", "2", "--hidden-size", "8", "--splits-file", str(splits),
+                     "--model", "attentivefp"]) == 0
+    assert "| part | molecules | ROC-AUC |" in capsys.readouterr().out
+    preds = tmp_path / "p.csv"
+    assert cli.main(["predict", "--test-path", data, "--model-path", str(out), "--preds-path", str(preds)]) == 0
+    with open(preds) as f:
+        probabilities = [[float(r["a"]), float(r["b"])] for r in csv.DictReader(f)]
+    assert len(probabilities) == 10 and all(0 < p < 1 for row in probabilities for p in row)
+    bad = _write(tmp_path / "bad.csv", "smiles,a\nCCO,1\nCCN,2\n")
+    assert "bad.csv row 2, column 'a': label 2 is not 0 or 1" in _error(
+        capsys, "train", "--data-path", bad, "--task-type", "classification", "--target-columns", "a",
+        "--save-dir", str(out))
