@@ -358,6 +358,8 @@ class Optimizer:
 class GradientMethod(Optimizer):
     """An optimizer whose update is a per-parameter UpdateRule made by ``create_update_rule``."""
 
+    _fused_update = None   # optional: updates some parameters in one launch, returns the others
+
     def __init__(self):
         super().__init__()
         self.hyperparam = Hyperparameter()
@@ -433,6 +435,8 @@ class GradientMethod(Optimizer):
         if self._pre_update_hooks:
             self.call_hooks("pre")
         self.t += 1
+        if self._fused_update is not None:   # a GPU fast path: what it does not update, the rules do
+            params = self._fused_update(params)
         for param in params:
             rule = param.update_rule
             if rule is None:

@@ -13,6 +13,7 @@ import numpy
 
 from kusari import backend
 from kusari._tuning import ADAM_FLUSH_INTERVAL as FLUSH_INTERVAL
+from kusari.optimizers import _fused
 from kusari.optimizers._base import BuiltinMethod, BuiltinRule, make_defaults
 
 _default_hyperparam = make_defaults(
@@ -153,6 +154,7 @@ class Adam(BuiltinMethod):
     """
 
     _rule_class = AdamRule
+    _fused_update = _fused.adam_update   # GPU parameters: one launch for all (kusari.optimizers._fused)
 
     def __init__(self, alpha: float = _d.alpha, beta1: float = _d.beta1, beta2: float = _d.beta2,
                  eps: float = _d.eps, eta: float = _d.eta,

@@ -1,4 +1,5 @@
 """Momentum SGD: ``v = momentum * v - lr * grad; param += v``."""
+from kusari.optimizers import _fused
 from kusari.optimizers._base import MomentumMethod, MomentumRule
 
 
@@ -26,3 +27,4 @@ class MomentumSGD(MomentumMethod):
     """
 
     _rule_class = MomentumSGDRule
+    _fused_update = _fused.momentum_sgd_update   # GPU parameters: one launch for all

@@ -1,9 +1,14 @@
 """relu: the rectified linear unit max(x, 0), elementwise."""
 import numpy
 
-from kusari import utils
+from kusari import backend, utils
+from kusari._cuda_kernels import Elementwise
 from kusari._tuning import RELU_ZERO_ROW
 from kusari.functions.activation._piecewise_linear import PiecewiseLinear
+
+# One pass each on the GPU, where CuPy's maximum and (y > 0).astype(...) * gy take one and three.
+relu_forward_kernel = Elementwise("kusari_relu_fwd", "T x", "T y", "y = x > (T)0 ? x : (T)0")
+relu_grad_kernel = Elementwise("kusari_relu_grad", "T y, T gy", "T gx", "gx = y > (T)0 ? gy : (T)0")
 
 
 class ReLU(PiecewiseLinear):
@@ -11,6 +16,8 @@ class ReLU(PiecewiseLinear):
     _slope_from_output = True   # y > 0 exactly where x > 0
 
     def _value(self, xp, x):
+        if xp is not numpy:
+            return relu_forward_kernel(x)
         if RELU_ZERO_ROW and xp is numpy and x.ndim:
             # NumPy's float maximum runs its SIMD loop on two arrays but not on an array and a scalar
             return numpy.maximum(x, numpy.zeros(x.shape[-1], x.dtype))
@@ -18,6 +25,12 @@ class ReLU(PiecewiseLinear):
 
     def _slope(self, xp, y):
         return (y > utils.scalar_operand(0, y)).astype(y.dtype)
+
+    def backward_arrays(self, indexes, grad_outputs):
+        y = self._retained_output_data[0]
+        if backend.is_gpu_array(y):
+            return relu_grad_kernel(y, grad_outputs[0]),
+        return super().backward_arrays(indexes, grad_outputs)
 
 
 def relu(x):

@@ -1,5 +1,6 @@
 """softmax_cross_entropy: cross entropy of softmax(x) along axis 1 against class labels or soft targets."""
 from kusari import backend, utils
+from kusari._cuda_kernels import Elementwise, Raw
 from kusari.function_node import FunctionNode
 from kusari.functions.activation.log_softmax import log_softmax_and_softmax
 from kusari.functions.activation.softmax import Softmax, shifted_exp, softmax
@@ -8,6 +9,65 @@ from kusari.variable import Variable
 from kusari.utils.type_check import InvalidType
 
 _SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
+
+# The GPU forward of (N, C) scores: softmax and log-sum-exp of each row in one launch (one block per
+# row), where CuPy runs max, subtract, exp, sum, divide and log as six kernels.
+_SOFTMAX_ROWS = """
+extern "C" __global__ void kusari_softmax_rows_{T}(const {T}* x, {T}* y, {T}* lse, long long n_class) {{
+  extern __shared__ unsigned char _buf[];
+  {T}* buf = reinterpret_cast<{T}*>(_buf);
+  const {T}* row = x + blockIdx.x * n_class;
+  {T}* out = y + blockIdx.x * n_class;
+  {T} m = row[0];
+  for (long long k = threadIdx.x; k < n_class; k += blockDim.x) m = fmax(m, row[k]);
+  buf[threadIdx.x] = m;
+  __syncthreads();
+  for (int h = blockDim.x / 2; h > 0; h >>= 1) {{
+    if (threadIdx.x < h) buf[threadIdx.x] = fmax(buf[threadIdx.x], buf[threadIdx.x + h]);
+    __syncthreads();
+  }}
+  m = buf[0];
+  __syncthreads();
+  {T} sum = 0;
+  for (long long k = threadIdx.x; k < n_class; k += blockDim.x) {{
+    const {T} e = exp(row[k] - m);
+    out[k] = e;
+    sum += e;
+  }}
+  buf[threadIdx.x] = sum;
+  __syncthreads();
+  for (int h = blockDim.x / 2; h > 0; h >>= 1) {{
+    if (threadIdx.x < h) buf[threadIdx.x] += buf[threadIdx.x + h];
+    __syncthreads();
+  }}
+  sum = buf[0];
+  for (long long k = threadIdx.x; k < n_class; k += blockDim.x) out[k] /= sum;
+  if (threadIdx.x == 0) lse[blockIdx.x] = m + log(sum);
+}}
+"""
+softmax_rows_kernels = {dtype: Raw(f"kusari_softmax_rows_{t}", _SOFTMAX_ROWS.format(T=t))
+                        for dtype, t in (("float32", "float"), ("float64", "double"))}
+_ROWS_BLOCK = 128   # a power of two: the tree reductions halve it
+# (y - onehot(t)) * g[:, None] for (N, C) scores in one pass; ``index`` holds row * C + label.
+label_grad_kernel = Elementwise("kusari_softmax_ce_grad", "T y, raw T g, raw I index, int64 n_class", "T gx",
+                                "const long long r = i / n_class; "
+                                "gx = i == (long long)index[r] ? (y - (T)1) * g[r] : y * g[r]")
+
+
+def softmax_rows(x):
+    """Softmax (N, C) and log-sum-exp (N, 1) of each row of a contiguous float32/float64 GPU array."""
+    import cupy
+    n, c = x.shape
+    y, lse = cupy.empty_like(x), cupy.empty((n, 1), x.dtype)
+    softmax_rows_kernels[x.dtype.name]((n,), (_ROWS_BLOCK,), (x, y, lse, c),
+                                       shared_mem=_ROWS_BLOCK * x.dtype.itemsize)
+    return y, lse
+
+
+def _fused_rows(x) -> bool:
+    """Whether the fused GPU kernels take ``x``: non-empty (N, C) float32/float64 contiguous GPU scores."""
+    return (backend.is_gpu_array(x) and x.ndim == 2 and x.size > 0 and x.flags.c_contiguous
+            and x.dtype.name in softmax_rows_kernels)
 
 
 def _label_index(xp, t, n_class):
@@ -80,10 +140,14 @@ class SoftmaxCrossEntropy(FunctionNode):
             log_y, y = log_softmax_and_softmax(xp, x, axis=1)
             self._y = y if self.cache_score else None
             return self._soft_target_forward(xp, x, t, log_y)
-        z, y, total = shifted_exp(xp, x, 1)
-        y /= total
+        if _fused_rows(x):
+            (y, log_total), z = softmax_rows(x), x
+        else:
+            z, y, total = shifted_exp(xp, x, 1)
+            y /= total
+            log_total = xp.log(total)
         self._y = y if self.cache_score else None
-        return self._label_forward(xp, x, t, z, total, all_valid)
+        return self._label_forward(xp, x, t, z, log_total, all_valid)
 
     def _check_soft_target(self, x, t):
         utils.check_same_dtype("softmax_cross_entropy", x=x, t=t)
@@ -110,9 +174,10 @@ class SoftmaxCrossEntropy(FunctionNode):
         ignore = self.ignore_label
         return in_range and (ignore is None or not 0 <= ignore < n_class)
 
-    def _label_forward(self, xp, x, t, z, total, all_valid):
-        """Loss at the labels from ``z = x - max`` and ``total = sum(exp(z))`` (log-softmax only where
-        picked); ``all_valid`` says no label equals ignore_label (skips the masking)."""
+    def _label_forward(self, xp, x, t, z, log_total, all_valid):
+        """Loss at the labels from ``z = x - c`` and ``log_total = log(sum(exp(z)))`` for any per-row ``c``
+        (log-softmax only where picked); ``all_valid`` says no label equals ignore_label (skips the
+        masking)."""
         if all_valid:
             valid, label, weight = None, t, None
         else:
@@ -120,7 +185,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             label = xp.where(valid, t, 0)
             weight = valid.astype(x.dtype)
         self._index = _label_index(xp, label, x.shape[1])
-        log_p = z.reshape(-1)[self._index] - xp.log(total).reshape(t.shape)
+        log_p = z.reshape(-1)[self._index] - log_total.reshape(t.shape)
         if self.class_weight is not None:
             class_weight = xp.asarray(self.class_weight).astype(x.dtype, copy=False)[label]
             weight = class_weight if weight is None else weight * class_weight
@@ -192,6 +257,8 @@ class SoftmaxCrossEntropy(FunctionNode):
 
 def _label_grad(y, g, index):
     """``(y - onehot(t)) * g`` broadcast over the class axis; ``index`` from :func:`_label_index`."""
+    if _fused_rows(y) and g.flags.c_contiguous:
+        return label_grad_kernel(y, g, index, y.shape[1])
     gx = y * g.reshape(g.shape[:1] + (1,) + g.shape[1:])
     if not gx.flags.c_contiguous:
         gx = gx.copy()

@@ -5,7 +5,69 @@ operations, while its backward (needed for double backprop, e.g. gradient penalt
 differentiable ops and from ``StandardizeGrad`` itself, so derivatives of any order are exact.
 """
 from kusari import backend, utils
+from kusari._cuda_kernels import Raw
 from kusari.function_node import FunctionNode
+
+# Per-channel mean and biased variance of a contiguous (N, C, S) array in one launch (one block per
+# channel, two passes over its N * S values), where CuPy runs mean, subtract, square and mean again.
+_STATS = """
+extern "C" __global__ void kusari_channel_stats_{T}(const {T}* x, {T}* mean, {T}* var,
+                                                    long long n, long long c, long long s) {{
+  extern __shared__ unsigned char _buf[];
+  {T}* buf = reinterpret_cast<{T}*>(_buf);
+  const long long ch = blockIdx.x, count = n * s;
+  {T} acc = 0;
+  for (long long k = threadIdx.x; k < count; k += blockDim.x)
+    acc += x[(k / s) * c * s + ch * s + k % s];
+  buf[threadIdx.x] = acc;
+  __syncthreads();
+  for (int h = blockDim.x / 2; h > 0; h >>= 1) {{
+    if (threadIdx.x < h) buf[threadIdx.x] += buf[threadIdx.x + h];
+    __syncthreads();
+  }}
+  const {T} mu = buf[0] / ({T})count;
+  __syncthreads();
+  acc = 0;
+  for (long long k = threadIdx.x; k < count; k += blockDim.x) {{
+    const {T} d = x[(k / s) * c * s + ch * s + k % s] - mu;
+    acc += d * d;
+  }}
+  buf[threadIdx.x] = acc;
+  __syncthreads();
+  for (int h = blockDim.x / 2; h > 0; h >>= 1) {{
+    if (threadIdx.x < h) buf[threadIdx.x] += buf[threadIdx.x + h];
+    __syncthreads();
+  }}
+  if (threadIdx.x == 0) {{
+    mean[ch] = mu;
+    var[ch] = buf[0] / ({T})count;
+  }}
+}}
+"""
+channel_stats_kernels = {dtype: Raw(f"kusari_channel_stats_{t}", _STATS.format(T=t))
+                         for dtype, t in (("float32", "float"), ("float64", "double"))}
+_STATS_BLOCK = 256   # a power of two: the tree reduction halves it
+
+
+def channel_stats(x):
+    """Mean and biased variance of a contiguous GPU array ``x`` (N, C, ...) over every axis but 1.
+
+    Returns two arrays (C,) of ``x``'s dtype, float32 or float64, from one kernel launch.
+    """
+    import cupy
+    kernel = channel_stats_kernels[x.dtype.name]
+    n, c = x.shape[:2]
+    mean, var = cupy.empty(c, x.dtype), cupy.empty(c, x.dtype)
+    kernel((c,), (_STATS_BLOCK,), (x, mean, var, n, c, x.size // max(n * c, 1)),
+           shared_mem=_STATS_BLOCK * x.dtype.itemsize)
+    return mean, var
+
+
+def _fused_stats(x, axes) -> bool:
+    """Whether :func:`channel_stats` computes the statistics of ``x`` over ``axes``: a non-empty,
+    contiguous float32/float64 GPU array reduced over every axis but the channels (axis 1)."""
+    return (backend.is_gpu_array(x) and x.ndim >= 2 and x.size > 0 and x.flags.c_contiguous
+            and x.dtype.name in channel_stats_kernels and tuple(axes) == (0,) + tuple(range(2, x.ndim)))
 
 
 def _mean(a, axes):
@@ -31,9 +93,15 @@ class Standardize(FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))
-        self.mean = _mean(x, self.axes)
-        xc = x - self.mean
-        self.var = _mean(xc * xc, self.axes)
+        if _fused_stats(x, self.axes):
+            shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+            mean, var = channel_stats(x)
+            self.mean, self.var = mean.reshape(shape), var.reshape(shape)
+            xc = x - self.mean
+        else:
+            self.mean = _mean(x, self.axes)
+            xc = x - self.mean
+            self.var = _mean(xc * xc, self.axes)
         self.inv_std = (self.var + self.eps) ** -0.5
         return utils.force_array(xc * self.inv_std),
 

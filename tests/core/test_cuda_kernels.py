@@ -1,0 +1,169 @@
+"""The fused CUDA kernels: every source compiles with nvcc (CPU), and each equals its NumPy twin (GPU)."""
+import re
+import shutil
+import subprocess
+
+import numpy
+import pytest
+
+import kusari
+from kusari import _cuda_kernels
+from kusari.functions.activation import relu, sigmoid, tanh
+from kusari.functions.loss import softmax_cross_entropy as sce
+from kusari.functions.normalization import _standardize
+from kusari.optimizers import _fused
+
+KERNEL_MODULES = (relu, sigmoid, tanh, sce, _standardize, _fused)
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc (the CUDA toolkit) is not installed")
+def test_every_kernel_compiles_with_nvcc(tmp_path):
+    kernels = _cuda_kernels.registered()
+    names = {k.name for k in kernels}
+    assert {"kusari_relu_fwd", "kusari_relu_grad", "kusari_sigmoid_fwd", "kusari_sigmoid_grad",
+            "kusari_tanh_grad", "kusari_softmax_rows_float", "kusari_softmax_ce_grad",
+            "kusari_channel_stats_double", "kusari_fused_adam_float",
+            "kusari_fused_momentum_sgd_double"} <= names
+    source = tmp_path / "kernels.cu"
+    source.write_text(_cuda_kernels.translation_unit())
+    run = subprocess.run(["nvcc", "--ptx", "-arch=compute_80", str(source), "-o", str(tmp_path / "k.ptx")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    entries = re.findall(r"\.entry (\w+)\(", (tmp_path / "k.ptx").read_text())
+    for k in kernels:   # each kernel is in the PTX (templated ones once per float and double)
+        assert any(k.name in e for e in entries), k.name
+
+
+def test_malformed_kernel_definitions_are_refused_at_definition():
+    with pytest.raises(ValueError, match="kernel 'bad' has a malformed parameter 'T'"):
+        _cuda_kernels.Elementwise("bad", "T", "T y", "y = 0")
+    with pytest.raises(ValueError, match="kernel 'k2' defines no function k2"):
+        _cuda_kernels.Raw("k2", 'extern "C" __global__ void k3(float* x) {}')
+
+
+def test_elementwise_source_reads_inputs_and_binds_outputs_by_reference():
+    kernel = _cuda_kernels.Elementwise("k_demo", "T x, raw int32 idx", "T y", "y = x + idx[0]")
+    try:
+        src = kernel.cuda_source()
+        assert "const T x = _raw_x[i];" in src and "T& y = _raw_y[i];" in src
+        assert "const int* idx" in src
+        assert "k_demo<float>(const float*, const int*, float*, long long)" in src
+    finally:
+        _cuda_kernels._REGISTRY.remove(kernel)
+
+
+def test_block_count_caps_the_grid():
+    assert _cuda_kernels.block_count(1) == 1 and _cuda_kernels.block_count(257, 256) == 2
+    assert _cuda_kernels.block_count(10 ** 12) == 65535
+
+
+def test_fused_optimizer_path_leaves_cpu_parameters_to_their_rules():
+    link = kusari.links.Linear(3, 2)
+    opt = kusari.optimizers.Adam().setup(link)
+    link.W.grad = numpy.ones_like(link.W.array)
+    link.b.grad = numpy.ones_like(link.b.array)
+    params = list(link.params())
+    rest = _fused.adam_update(opt, params)
+    assert len(rest) == len(params) and all(a is b for a, b in zip(rest, params))
+    assert all(p.update_rule is None or p.update_rule.t == 0 for p in params)   # nothing stepped
+    opt.update()
+    assert all(p.update_rule.t == 1 for p in params)
+
+
+# ---- on the GPU: each kernel against its NumPy twin
+
+def _cupy():
+    import cupy
+    return cupy
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_activation_kernels_match_numpy(dtype):
+    cupy = _cupy()
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((7, 33)).astype(dtype)
+    gy = rng.standard_normal((7, 33)).astype(dtype)
+    y_relu, y_sig, y_tanh = numpy.maximum(x, 0), 1 / (1 + numpy.exp(-x)), numpy.tanh(x)
+    tol = {"rtol": 1e-6 if dtype == numpy.float32 else 1e-12, "atol": 1e-6 if dtype == numpy.float32 else 1e-12}
+    g = cupy.asarray
+    numpy.testing.assert_allclose(relu.relu_forward_kernel(g(x)).get(), y_relu, **tol)
+    numpy.testing.assert_allclose(relu.relu_grad_kernel(g(y_relu), g(gy)).get(), gy * (x > 0), **tol)
+    numpy.testing.assert_allclose(sigmoid.sigmoid_forward_kernel(g(x)).get(), y_sig, **tol)
+    numpy.testing.assert_allclose(sigmoid.sigmoid_grad_kernel(g(y_sig), g(gy)).get(), gy * y_sig * (1 - y_sig), **tol)
+    numpy.testing.assert_allclose(tanh.tanh_grad_kernel(g(y_tanh), g(gy)).get(), gy * (1 - y_tanh ** 2), **tol)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(5, 3), (4, 1000), (1, 1)])
+def test_softmax_cross_entropy_kernels_match_numpy(shape):
+    cupy = _cupy()
+    rng = numpy.random.default_rng(1)
+    x = (rng.standard_normal(shape) * 30).astype(numpy.float32)
+    y, lse = sce.softmax_rows(cupy.asarray(x))
+    m = x.max(axis=1, keepdims=True)
+    ref_lse = m + numpy.log(numpy.exp(x - m).sum(axis=1, keepdims=True))
+    numpy.testing.assert_allclose(y.get(), numpy.exp(x - ref_lse), rtol=1e-5, atol=1e-7)
+    numpy.testing.assert_allclose(lse.get(), ref_lse, rtol=1e-6)
+    t = rng.integers(0, shape[1], shape[0])
+    g = rng.standard_normal(shape[0]).astype(numpy.float32)
+    index = cupy.asarray(t + numpy.arange(shape[0]) * shape[1])
+    gx = sce.label_grad_kernel(y, cupy.asarray(g), index, shape[1]).get()
+    onehot = numpy.eye(shape[1], dtype=numpy.float32)[t]
+    numpy.testing.assert_allclose(gx, (y.get() - onehot) * g[:, None], rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.gpu
+def test_softmax_cross_entropy_on_gpu_equals_numpy_with_ignored_labels():
+    cupy = _cupy()
+    rng = numpy.random.default_rng(2)
+    x = rng.standard_normal((6, 10)).astype(numpy.float32)
+    t = numpy.array([1, -1, 3, 9, 0, -1], numpy.int32)
+    losses, grads = [], []
+    for xp in (numpy, cupy):
+        v = kusari.Variable(xp.asarray(x))
+        loss = kusari.functions.softmax_cross_entropy(v, xp.asarray(t))
+        loss.backward()
+        losses.append(kusari.backend.to_cpu(loss.array))
+        grads.append(kusari.backend.to_cpu(v.grad))
+    numpy.testing.assert_allclose(losses[1], losses[0], rtol=1e-6)
+    numpy.testing.assert_allclose(grads[1], grads[0], rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(8, 3, 5, 5), (2, 4), (1, 2, 1000)])
+def test_channel_stats_kernel_matches_numpy(shape):
+    cupy = _cupy()
+    x = (numpy.random.default_rng(3).standard_normal(shape) * 3 + 2).astype(numpy.float64)
+    mean, var = _standardize.channel_stats(cupy.asarray(x))
+    axes = (0,) + tuple(range(2, x.ndim))
+    numpy.testing.assert_allclose(mean.get(), x.mean(axis=axes), rtol=1e-12)
+    numpy.testing.assert_allclose(var.get(), x.var(axis=axes), rtol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name, kwargs", [("Adam", {"weight_decay_rate": 0.01, "eta": 0.5}),
+                                          ("Adam", {}), ("MomentumSGD", {"lr": 0.1})])
+def test_fused_update_equals_the_rules_on_numpy(name, kwargs, monkeypatch):
+    cupy = _cupy()
+    launched = []
+    launch = _fused._launch
+    monkeypatch.setattr(_fused, "_launch", lambda kernels, groups, *a: (
+        launched.append(sum(len(m) for m in groups.values())), launch(kernels, groups, *a)))
+    results = []
+    for xp in (numpy, cupy):
+        model = kusari.Sequential(kusari.links.Linear(4, 6), kusari.links.Linear(6, 1))
+        for i, p in enumerate(model.params()):
+            p.array[...] = numpy.random.default_rng(i).standard_normal(p.shape)
+        if xp is cupy:
+            model.to_device("@cupy:0")
+        opt = getattr(kusari.optimizers, name)(**kwargs).setup(model)
+        for step in range(3):
+            for i, p in enumerate(model.params()):
+                p.grad = xp.asarray(numpy.random.default_rng(10 * step + i).standard_normal(p.shape),
+                                    numpy.float32)
+            opt.update()
+        results.append([kusari.backend.to_cpu(p.array) for p in model.params()])
+    assert launched == [4, 4, 4]   # one fused call per step took all four parameters
+    for cpu, gpu in zip(*results):
+        numpy.testing.assert_allclose(gpu, cpu, rtol=1e-5, atol=1e-6)
