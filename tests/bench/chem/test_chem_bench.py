@@ -14,11 +14,9 @@ from bench.chem import esol  # noqa: E402
 
 
 @pytest.fixture
-def molnet(shared_data, tmp_path, monkeypatch):
-    """MoleculeNet served offline from ../shared/data/moleculenet into a fresh dataset cache."""
-    mirror = os.path.join(shared_data, "moleculenet")
-    if not os.path.isdir(mirror):
-        pytest.skip("../shared/data/moleculenet is not present")
+def molnet(shared_data_folder, tmp_path, monkeypatch):
+    """MoleculeNet served offline from the real datasets' copy into a fresh dataset cache."""
+    mirror = shared_data_folder("moleculenet")
     monkeypatch.setenv("KUSARI_DOWNLOAD_MIRROR", mirror)
     monkeypatch.setenv("KUSARI_DATASET_ROOT", str(tmp_path / "datasets"))
     return mirror

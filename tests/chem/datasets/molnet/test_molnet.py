@@ -26,8 +26,8 @@ SEED = 777
 
 
 @pytest.fixture
-def molnet_dir(shared_data):
-    return os.path.join(shared_data, "moleculenet")
+def molnet_dir(shared_data_folder):
+    return shared_data_folder("moleculenet")
 
 
 @pytest.fixture
