@@ -68,7 +68,7 @@ class Device:
         return self.send_array(arrays)
 
     def send_array(self, array):
-        """One array (or a NumPy or Python scalar, as a 0-d array) sent here."""
+        """One array sent here; anything else is converted as ``xp.asarray`` does (a scalar, a string)."""
         raise NotImplementedError
 
     def is_array_supported(self, array) -> bool:
@@ -107,7 +107,7 @@ class CpuDevice(Device):
             return array
         if is_gpu_array(array):
             return array.get()
-        return numpy.asarray(_scalar(array, self))
+        return numpy.asarray(array)
 
     @staticmethod
     def from_array(array):
@@ -149,17 +149,10 @@ class GpuDevice(Device):
         if isinstance(array, cupy.ndarray) and array.device.id == self.device_id:
             return array
         with cupy.cuda.Device(self.device_id):
-            return cupy.asarray(_scalar(array, self))
+            return cupy.asarray(array)
 
     def use(self):
         self.xp.cuda.Device(self.device_id).use()
-
-
-def _scalar(value, device):
-    """``value`` when it is a NumPy array or scalar or a Python number; else a TypeError naming its type."""
-    if isinstance(value, (numpy.ndarray, numpy.generic, bool, int, float, complex)) or is_gpu_array(value):
-        return value
-    raise TypeError(f"{device!r}.send_array: expected an array or a scalar, got {type(value).__name__}")
 
 
 _CPU = CpuDevice()

@@ -68,8 +68,8 @@ def test_send_array_takes_one_array_or_scalar():
     device = backend.CpuDevice()
     assert device.send_array(numpy.float32(2)).dtype == numpy.float32
     assert device.send_array(3.0).shape == ()
-    with pytest.raises(TypeError, match="send_array: expected an array or a scalar, got str"):
-        device.send_array("abc")
+    assert device.send_array("abc").dtype.kind == "U"   # as numpy.asarray (serializers send JSON text)
+    assert device.send_array([1, 2]).shape == (2,)      # one array: a list is converted, not walked
     assert device.supported_array_types == (numpy.ndarray,)
     assert device.is_array_supported(numpy.zeros(1)) and not device.is_array_supported([0])
     with device.create_context():
