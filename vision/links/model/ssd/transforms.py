@@ -17,7 +17,7 @@ _DEFAULT_CONSTRAINTS = ((0.1, None), (0.3, None), (0.5, None), (0.7, None), (0.9
 def _cv2(fname: str):
     cv2 = _backend.cv2_module()
     if cv2 is None:
-        raise ImportError(f"{fname} needs OpenCV: pip install opencv-python-headless (kusari[vision])")
+        raise ImportError(f"{fname} needs OpenCV: pip install 'kusari[opencv]'")
     return cv2
 
 

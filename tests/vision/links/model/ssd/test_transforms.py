@@ -128,3 +128,10 @@ def test_empty_bbox_keeps_the_image():
     img = numpy.zeros((3, 10, 12), numpy.float32)
     out, param = random_crop_with_bbox_constraints(img, numpy.zeros((0, 4), numpy.float32), return_param=True)
     assert out.shape == img.shape and param["constraint"] is None
+
+
+def test_without_opencv_the_error_names_the_extra(monkeypatch):
+    from kusari.vision import _backend
+    monkeypatch.setattr(_backend, "cv2_module", lambda: None)   # as where OpenCV is not installed
+    with pytest.raises(ImportError, match=r"^random_distort needs OpenCV: pip install 'kusari\[opencv\]'$"):
+        random_distort(numpy.zeros((3, 4, 4), numpy.float32))
