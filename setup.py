@@ -10,7 +10,10 @@ ROOTS = {
     "kusari.rl": "rl",
     "kusari.chem": "chem",
     "kusari.model_zoo": "model_zoo",
+    "kusari.ui": "ui",
 }
+# folders of data files only: setuptools ships them as packages of their own (package-data in pyproject.toml)
+DATA_PACKAGES = {"kusari.model_zoo.weights": os.path.join("model_zoo", "weights")}
 
 
 def _packages():
@@ -21,6 +24,8 @@ def _packages():
         for sub in find_packages(folder):
             packages.append(f"{name}.{sub}")
             package_dir[f"{name}.{sub}"] = os.path.join(folder, *sub.split("."))
+    packages.extend(DATA_PACKAGES)
+    package_dir.update(DATA_PACKAGES)
     return packages, package_dir
 
 

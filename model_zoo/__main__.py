@@ -6,6 +6,7 @@ with kusari or is downloaded; ``info NAME`` prints one entry's full record as JS
 """
 import argparse
 import json
+import os
 import sys
 
 from kusari import model_zoo
@@ -44,4 +45,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:   # the reader stopped early (| head): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # Python's own flush at exit
+        sys.exit(0)

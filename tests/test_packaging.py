@@ -25,7 +25,7 @@ PACKAGES = {"kusari.onnx": "onnx", "kusari.distributed": "mpi", "kusari.vision":
             "kusari.rl": "rl", "kusari.chem": "chem"}
 # import names whose distribution is named otherwise
 DISTRIBUTION = {"PIL": "pillow", "cv2": "opencv-python-headless", "sklearn": "scikit-learn",
-                "cupy": "cupy-cuda12x", "cupyx": "cupy-cuda12x", "yaml": "pyyaml"}
+                "cupy": "cupy-cuda12x", "cupyx": "cupy-cuda12x", "cudnn": "nvidia-cudnn-frontend", "yaml": "pyyaml"}
 OPENCV_WHEELS = {"opencv-python", "opencv-python-headless", "opencv-contrib-python",
                  "opencv-contrib-python-headless"}
 
