@@ -53,9 +53,6 @@ class _Unread:
                           stacklevel=level)
 
 
-_NO_CUDNN = "no op calls cuDNN so far (the GPU work will wire it)"
-
-
 class LocalConfig(threading.local):
     """Per-thread configuration. Unset entries fall through to the class attributes, which are the
     process-wide defaults (``global_config``): a read is a plain attribute lookup, no Python hook
@@ -66,9 +63,12 @@ class LocalConfig(threading.local):
     type_check = os.environ.get("KUSARI_TYPE_CHECK", "1") != "0"
     debug = os.environ.get("KUSARI_DEBUG", "0") == "1"
     dtype = numpy.dtype(os.environ.get("KUSARI_DTYPE", "float32"))
-    use_cudnn = _Unread("auto", _NO_CUDNN, os.environ.get("KUSARI_USE_CUDNN"))
-    cudnn_deterministic = _Unread(False, _NO_CUDNN,
-                                  os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1")
+    # cuDNN on the GPU (kusari.cudnn): 'auto', 'always' or 'never'; deterministic algorithms only;
+    # TF32 tensor cores for float32 (as PyTorch's cudnn.allow_tf32); time every plan once per shape.
+    use_cudnn = os.environ.get("KUSARI_USE_CUDNN", "auto")
+    cudnn_deterministic = os.environ.get("KUSARI_CUDNN_DETERMINISTIC", "0") == "1"
+    cudnn_allow_tf32 = os.environ.get("KUSARI_CUDNN_ALLOW_TF32", "1") == "1"
+    autotune = os.environ.get("KUSARI_AUTOTUNE", "0") == "1"
     use_onednn = os.environ.get("KUSARI_USE_ONEDNN", "auto")
     use_static_graph = True
     static_graph_strict = os.environ.get("KUSARI_STATIC_GRAPH_STRICT", "0") == "1"

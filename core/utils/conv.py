@@ -7,7 +7,8 @@ Layouts are channels-first: images ``(N, C, d_1, ..., d_n)``, convolution filter
 """
 import itertools
 
-from kusari import backend, onednn, utils
+from kusari import backend, cudnn, onednn, utils
+from kusari.cudnn import convolution as cudnn_convolution
 from kusari.onednn import convolution as onednn_convolution
 from kusari.utils import conv_shifted
 
@@ -142,10 +143,15 @@ def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1, 
 
     ``x``: (N, C, d...), ``W``: (C_out, C / groups, k...); ``cover_all`` a bool or one per axis.
     Returns (N, C_out, o...), contiguous (channels-last when oneDNN computes it and
-    :func:`kusari.onednn.layout.preferred` says so). oneDNN computes it when :mod:`kusari.onednn` allows,
-    else the shifted GEMMs of :mod:`kusari.utils.conv_shifted` or one batched GEMM on im2col.
+    :func:`kusari.onednn.layout.preferred` says so). On the GPU cuDNN computes it when :mod:`kusari.cudnn`
+    allows; oneDNN when :mod:`kusari.onednn` allows, else the shifted GEMMs of :mod:`kusari.utils.conv_shifted` or one batched GEMM on im2col.
     """
     nd = x.ndim - 2
+    gpu = cudnn.library_for(x, W, b) if backend.is_gpu_array(x) else None
+    if gpu is not None:
+        y = cudnn_convolution.forward(gpu, x, W, stride, pad, cover_all, dilate, groups)
+        if y is not None:
+            return y if b is None else _add_bias(y, b)
     lib = onednn.library_for(x, W, b, pays=onednn_convolution.pays(W.shape[2:], as_tuple(stride, nd), x))
     if lib is not None:
         stride, pad, dilate = _as_tuples(nd, stride, pad, dilate)
@@ -161,8 +167,11 @@ def conv_forward(x, W, stride, pad, cover_all=False, dilate=1, groups: int = 1, 
         mat, outs = _patches(x, W.shape[2:], stride, pad, cover_all, dilate, groups)
         w = W.reshape(groups, W.shape[0] // groups, mat.shape[2])
         y = xp.matmul(w, mat).reshape((x.shape[0], W.shape[0]) + tuple(outs))
-    if b is not None:
-        y += b.reshape((1, -1) + (1,) * nd)
+    return y if b is None else _add_bias(y, b)
+
+
+def _add_bias(y, b):
+    y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
     return y
 
 
@@ -172,6 +181,11 @@ def conv_weight_grad(x, gy, ksize, stride, pad, cover_all=False, dilate=1, group
     ``x``: (N, C, d...), ``gy``: (N, C_out, o...). Returns (C_out, C / groups, *ksize).
     """
     nd = x.ndim - 2
+    gpu = cudnn.library_for(x, gy) if backend.is_gpu_array(x) else None
+    if gpu is not None:
+        gW = cudnn_convolution.backward_weights(gpu, x, gy, tuple(ksize), stride, pad, dilate, groups)
+        if gW is not None:
+            return gW
     lib = onednn.library_for(x, gy, pays=onednn_convolution.pays(ksize, as_tuple(stride, nd), x))
     if lib is not None:
         gW = onednn_convolution.backward_weights(lib, x, gy, tuple(ksize), *_as_tuples(nd, stride, pad, dilate),
@@ -278,6 +292,11 @@ def deconv_forward(x, W, stride, pad, outsize, dilate=1, groups: int = 1):
     nd = x.ndim - 2
     outsize = tuple(outsize)
     stride, pad, dilate = _as_tuples(nd, stride, pad, dilate)
+    gpu = cudnn.library_for(x, W) if backend.is_gpu_array(x) else None
+    if gpu is not None:
+        y = cudnn_convolution.backward_data(gpu, x, W, stride, pad, dilate, groups, outsize)
+        if y is not None:
+            return y
     lib = onednn.library_for(x, W, pays=onednn_convolution.pays(W.shape[2:], stride, x))
     if lib is not None:
         y = onednn_convolution.backward_data(lib, x, W, stride, pad, dilate, groups, outsize)

@@ -87,8 +87,7 @@ def test_get_dtype_mixed16_means_float16():
         assert kusari.get_dtype() == numpy.float16
 
 
-UNREAD = {"use_cudnn": "never", "cudnn_deterministic": True, "lazy_grad_sum": True,
-          "in_recomputing": True, "schedule_func": print}
+UNREAD = {"lazy_grad_sum": True, "in_recomputing": True, "schedule_func": print}
 
 
 @pytest.mark.parametrize("name", sorted(UNREAD))
@@ -126,12 +125,15 @@ def test_unread_entry_set_globally_warns_and_reaches_every_thread(monkeypatch):
     assert kusari.config.lazy_grad_sum is False
 
 
-def test_unread_entry_set_through_the_environment_warns_at_import():
-    env = dict(os.environ, KUSARI_USE_CUDNN="never")
-    run = subprocess.run([sys.executable, "-c", "import kusari; print(kusari.config.use_cudnn)"],
-                         env=env, capture_output=True, text=True, check=True)
-    assert run.stdout.split() == ["never"]
-    assert "kusari.config.use_cudnn = 'never' has no effect yet" in run.stderr
+def test_cudnn_entries_are_set_through_the_environment_without_warning():
+    env = dict(os.environ, KUSARI_USE_CUDNN="never", KUSARI_CUDNN_DETERMINISTIC="1",
+               KUSARI_CUDNN_ALLOW_TF32="0", KUSARI_AUTOTUNE="1")
+    code = ("import kusari; c = kusari.config; "
+            "print(c.use_cudnn, c.cudnn_deterministic, c.cudnn_allow_tf32, c.autotune)")
+    run = subprocess.run([sys.executable, "-W", "error", "-c", code], env=env, capture_output=True,
+                         text=True, check=True)
+    assert run.stdout.split() == ["never", "True", "False", "True"]
+    assert run.stderr == ""
 
 
 def test_unknown_entry_read_raises_attribute_error_naming_it():
