@@ -3,7 +3,8 @@ import warnings
 
 import numpy
 
-from kusari import onednn, utils
+from kusari import backend, cudnn, onednn, utils
+from kusari.cudnn import batch_normalization as cudnn_bn
 from kusari.function_node import FunctionNode
 from kusari.functions.normalization._standardize import Standardize, StandardizeGrad
 from kusari.onednn import batch_normalization as onednn_bn
@@ -127,8 +128,9 @@ class BatchNormalization(FunctionNode):
     differentiable one compute it alike.
     """
 
-    def __init__(self, lib, axes, expanded, eps, running_mean, running_var, decay):
+    def __init__(self, lib, axes, expanded, eps, running_mean, running_var, decay, impl=onednn_bn):
         self.lib = lib
+        self.impl = impl   # kusari.onednn.batch_normalization, or kusari.cudnn's on the GPU
         self.axes = axes
         self.expanded = expanded
         self.eps = float(eps)
@@ -139,14 +141,15 @@ class BatchNormalization(FunctionNode):
     def forward(self, inputs):
         x, gamma, beta = inputs
         self.retain_inputs((0, 1))
-        y, self.mean, self.var = onednn_bn.forward_training(self.lib, x, gamma, beta, self.eps)
+        y, self.mean, self.var = self.impl.forward_training(self.lib, x, gamma, beta, self.eps)
         if self.running_mean is not None:
             _update_running(self.running_mean, self.running_var, self.mean, self.var, self.decay,
                             x.size // x.shape[1])
         return y,
 
     def _grad_node(self):
-        return BatchNormalizationGrad(self.lib, self.axes, self.expanded, self.eps, self.mean, self.var)
+        return BatchNormalizationGrad(self.lib, self.axes, self.expanded, self.eps, self.mean, self.var,
+                                      self.impl)
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
@@ -161,8 +164,9 @@ class BatchNormalizationGrad(FunctionNode):
     with differentiable ops, so derivatives of any order exist.
     """
 
-    def __init__(self, lib, axes, expanded, eps, mean, var):
+    def __init__(self, lib, axes, expanded, eps, mean, var, impl=onednn_bn):
         self.lib = lib
+        self.impl = impl
         self.axes = axes
         self.expanded = expanded
         self.eps = eps
@@ -172,7 +176,7 @@ class BatchNormalizationGrad(FunctionNode):
     def forward(self, inputs):
         x, gamma, gy = inputs
         self.retain_inputs((0, 1, 2))
-        return onednn_bn.backward(self.lib, x, gamma, self.mean, self.var, gy, self.eps)
+        return self.impl.backward(self.lib, x, gamma, self.mean, self.var, gy, self.eps)
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.broadcast import broadcast_to
@@ -225,6 +229,13 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     fname = "batch_normalization"
     axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
+    if backend.is_gpu_array(as_array(x)):
+        gpu = cudnn.library_for(as_array(x), as_array(gamma), as_array(beta))
+        if (gpu is not None and _channel_axes(x, gamma, axes)
+                and cudnn_bn.supports_training(gpu, as_array(x), eps)):
+            _warn_single_value(fname, x, axes, 2)
+            node = BatchNormalization(gpu, axes, expanded, eps, running_mean, running_var, decay, cudnn_bn)
+            return node.apply((x, gamma, beta))[0]
     lib = onednn.library_for(as_array(x), as_array(gamma), as_array(beta))
     if (lib is not None and _channel_axes(x, gamma, axes)
             and onednn_bn.supports_training(lib, as_array(x), eps)):
@@ -249,8 +260,14 @@ class FixedBatchNormalization(FunctionNode):
         x, gamma, beta, mean, var = inputs
         self.retain_inputs((0, 1, 3, 4))
         e = self.expanded
+        channels = len(e) > 1 and e == (1, x.shape[1]) + (1,) * (x.ndim - 2)
+        gpu = cudnn.library_for(x, gamma, beta, mean, var) if backend.is_gpu_array(x) else None
+        if gpu is not None and channels:
+            y = cudnn_bn.forward_inference(gpu, x, gamma, beta, mean, var, self.eps)
+            if y is not None:
+                return y,
         lib = onednn.library_for(x, gamma, beta, mean, var)
-        if lib is not None and len(e) > 1 and e == (1, x.shape[1]) + (1,) * (x.ndim - 2):
+        if lib is not None and channels:
             y = onednn_bn.forward_inference(lib, x, gamma, beta, mean, var, self.eps)
             if y is not None:
                 return y,
