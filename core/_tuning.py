@@ -57,10 +57,13 @@ CONV_PLAIN_MIN_PIXELS = _measured(
     "blocked kernels' time with their reorders on 14x14 and larger; on 7x7 the blocked kernels win (0.8x)",
     XEON)
 CHANNELS_LAST_MIN_CHANNELS = _measured(
-    "CHANNELS_LAST_MIN_CHANNELS", 16, "kusari.onednn.layout",
+    "CHANNELS_LAST_MIN_CHANNELS", 3, "kusari.onednn.layout",
     "a 2-D convolution writes its result (and its gradient to x) channels-last from this many channels on",
-    "with fewer, a pixel's channels do not fill an AVX-512 register and oneDNN's blocked kernels are "
-    "faster; channels-last took ResNet-20's step from 532 to 402 ms (207 of 271 reorders gone)", XEON)
+    "channels-last took ResNet-20's step from 532 to 402 ms (207 of 271 reorders gone). Below 16 "
+    "channels (was the threshold until December 2026): oneDNN limited to AVX2 pools a row-major "
+    "6-channel array with its reference kernel, so LeNet-5's step took 1.2-1.35x PyTorch's; channels-last "
+    "(jit kernels) and the bias gradient as a product, 0.70-0.81x (0.85x on AVX-512). A 3x3 conv 16->C "
+    "plus tanh, forward and backward: C = 3, 6 and 8 gain 2-9 %, C = 2 loses 2-3 %", XEON)
 SHIFTED_CONV_MIN_CHANNELS = _measured(
     "SHIFTED_CONV_MIN_CHANNELS", 16, "kusari.utils.conv_shifted",
     "NumPy's stride-1 convolutions use the shifted GEMMs when input and output have this many channels",
@@ -71,9 +74,12 @@ SHIFTED_CONV_BLOCK_BYTES = _measured(
     "a block's input and output columns stay in the core's L2 cache between the taps' GEMMs", XEON)
 RELU_ZERO_ROW = _measured(
     "RELU_ZERO_ROW", True, "relu",
-    "relu takes the maximum against a broadcast row of zeros, not the scalar 0, on NumPy",
+    "relu of a 2-D NumPy array (a linear layer's output) takes the maximum against a broadcast row of "
+    "zeros, not the 0-d zero that other arrays take",
     "NumPy 2.4's float maximum runs its SIMD loop on two arrays but not on an array and a scalar: "
-    "256x256, 34 us against the scalar, 16 us against the zero row", EPYC)
+    "256x256, 34 us against the scalar, 16 us against the zero row. Rows as short as a convolution "
+    "activation's cost more in broadcasting (on the Xeon, LeNet-5's 128x6x24x24 and 128x16x8x8: "
+    "0.29 and 0.12 ms against the zero row, 0.19 and 0.04 ms against the 0-d zero)", EPYC)
 ADAM_FLUSH_INTERVAL = _measured(
     "ADAM_FLUSH_INTERVAL", 16, "Adam and its variants",
     "steps between two flushes of Adam's subnormal first moments to 0 (on NumPy)",

@@ -18,8 +18,9 @@ class ReLU(PiecewiseLinear):
     def _value(self, xp, x):
         if xp is not numpy:
             return relu_forward_kernel(x)
-        if RELU_ZERO_ROW and xp is numpy and x.ndim:
-            # NumPy's float maximum runs its SIMD loop on two arrays but not on an array and a scalar
+        if RELU_ZERO_ROW and xp is numpy and x.ndim == 2:
+            # NumPy's float maximum runs its SIMD loop on two arrays but not on an array and a scalar;
+            # the short rows of conv activations cost more broadcast than that (kusari._tuning)
             return numpy.maximum(x, numpy.zeros(x.shape[-1], x.dtype))
         return xp.maximum(x, utils.scalar_operand(0, x))
 

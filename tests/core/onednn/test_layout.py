@@ -35,7 +35,8 @@ def test_helpers():
     assert back.flags.c_contiguous and numpy.array_equal(x, back)
     assert layout.as_layout(y, True) is y and layout.as_given(y) is y
     assert layout.as_given(x[:, :, ::2]).flags.c_contiguous
-    assert layout.preferred((8, 16, 4, 4)) and not layout.preferred((8, 15, 4, 4))
+    few = layout.MIN_CHANNELS
+    assert layout.preferred((8, few, 4, 4)) and not layout.preferred((8, few - 1, 4, 4))
     assert not layout.preferred((8, 16, 4)) and not layout.preferred((8, 16, 4, 4, 4))
 
 
@@ -49,7 +50,7 @@ def _forward_backward(f, arrays, gy_channels_last):
 
 @pytest.mark.parametrize("x_channels_last", [False, True])
 @pytest.mark.parametrize("gy_channels_last", [False, True])
-@pytest.mark.parametrize("channels, stride", [((16, 32), 1), ((3, 16), 2), ((32, 8), 1)])
+@pytest.mark.parametrize("channels, stride", [((16, 32), 1), ((3, 16), 2), ((32, 8), 1), ((1, 6), 1), ((6, 2), 1)])
 def test_convolution(x_channels_last, gy_channels_last, channels, stride, compare):
     c, o = channels
     x = _uniform((2, c, 7, 6), 0, x_channels_last)
@@ -86,8 +87,9 @@ def test_batch_normalization(gy_channels_last, compare):
 @pytest.mark.parametrize("pool", [lambda x: F.max_pooling_2d(x, 3, 2, 1, cover_all=False),
                                   lambda x: F.average_pooling_2d(x, 2, 2)])
 @pytest.mark.parametrize("gy_channels_last", [False, True])
-def test_pooling(pool, gy_channels_last, compare):
-    x = _uniform((2, 16, 6, 6), 0, channels_last=True)
+@pytest.mark.parametrize("channels", [16, 6])
+def test_pooling(pool, gy_channels_last, channels, compare):
+    x = _uniform((2, channels, 6, 6), 0, channels_last=True)
     fast, reference = compare.run_both(lambda: _forward_backward(pool, (x,), gy_channels_last))
     compare.assert_close(fast, reference)
     assert layout.is_channels_last(fast[0].array) and layout.is_channels_last(fast[1])

@@ -207,3 +207,23 @@ def test_no_data_gradient_for_an_input_without_grad(monkeypatch):
         expected = numpy.array([[x[:, 0, i:i + 4, j:j + 4].sum() for j in range(3)] for i in range(3)])
         for o in range(3):
             numpy.testing.assert_allclose(W.grad[o, 0], expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("shape", [(4, 6, 5, 3), (2, 3, 7), (0, 2, 3, 3)])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_bias_grad_is_the_sum_over_all_but_the_channels(dtype, shape, channels_last):
+    from kusari import gradient_check
+    from kusari.functions.connection.convolution import bias_grad
+    from kusari.onednn import layout
+    gy = layout.as_layout(numpy.random.default_rng(0).uniform(-1, 1, shape).astype(dtype),
+                          channels_last and len(shape) == 4)
+    if channels_last and len(shape) == 4 and shape[0]:
+        assert layout.is_channels_last(gy)
+    gb = bias_grad(gy)
+    assert gb.shape == (shape[1],) and gb.dtype == dtype
+    expected = gy.astype(numpy.float64).sum(axis=(0,) + tuple(range(2, len(shape))))
+    numpy.testing.assert_allclose(gb.array, expected, rtol=1e-5, atol=1e-5)
+    if shape[0]:
+        ggb = numpy.random.default_rng(1).uniform(-1, 1, shape[1]).astype(dtype)
+        gradient_check.check_backward(bias_grad, gy, ggb, dtype=numpy.float64, atol=1e-4, rtol=1e-4)
