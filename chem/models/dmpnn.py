@@ -11,6 +11,7 @@ except the reverse edge ``w -> v``. An atom then reads the edges entering it,
 from collections.abc import Callable
 
 from kusari import functions as F
+from kusari.chem.functions import take_rows
 from kusari.chem.models._graph import check_pair_inputs, molecule_graph, segment_sum
 from kusari.link import Chain
 from kusari.links import Linear
@@ -85,7 +86,7 @@ class DMPNN(Chain):
         h = self.activation(h0)
         for _ in range(1, self.n_update_layers):
             incoming = segment_sum(h, dst, n_atoms)                             # sum over u of h_uv
-            m = F.get_item(incoming, src) - F.get_item(h, rev)
+            m = F.get_item(incoming, src) - take_rows(h, rev)   # rev is a permutation: no add.at
             h = self._dropout(self.activation(h0 + self.W_h(m)))
         incoming = segment_sum(h, dst, n_atoms)
         h_atoms = self._dropout(self.activation(self.W_o(F.concat((v, incoming), axis=1))))
