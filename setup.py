@@ -10,6 +10,7 @@ ROOTS = {
     "kusari.rl": "rl",
     "kusari.chem": "chem",
     "kusari.model_zoo": "model_zoo",
+    "kusari.ui": "ui",
 }
 # folders of data files only: setuptools ships them as packages of their own (package-data in pyproject.toml)
 DATA_PACKAGES = {"kusari.model_zoo.weights": os.path.join("model_zoo", "weights")}

@@ -1,0 +1,90 @@
+"""Discovery of a project's runs: every folder under the project that holds a ``log`` (LogReport's) or
+an ``args`` file (``save_args``') is a run; its log and arguments are read into the store when the files
+changed since the last crawl."""
+import json
+import math
+import os
+import warnings
+
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+from kusari.ui.args import ARGS_FILE
+from kusari.ui.store import Log, Project, Result
+
+LOG_FILE = "log"
+# folders never searched for runs: hidden ones and Python's caches
+_SKIP = ("__pycache__",)
+
+
+def find_runs(project_path: str) -> list[str]:
+    """The run folders under ``project_path`` (the project folder itself included), sorted."""
+    runs = []
+    for root, dirs, files in os.walk(project_path):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIP]
+        if LOG_FILE in files or ARGS_FILE in files:
+            runs.append(root)
+    return sorted(runs)
+
+
+def _finite(value):
+    """JSON has no NaN or infinity: ChainerUI's logs show them as null."""
+    return value if not isinstance(value, float) or math.isfinite(value) else None
+
+
+def read_log(path: str) -> list[dict]:
+    """The entries of a LogReport file; a ValueError naming the file and what is wrong with it."""
+    with open(path, "rb") as f:
+        text = f.read()
+    try:
+        entries = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"read_log: {path} is not complete JSON ({e})") from None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError(f"read_log: {path} is not a JSON list of objects")
+    return [{k: _finite(v) for k, v in entry.items()} for entry in entries]
+
+
+def crawl_result(session: orm.Session, result: Result) -> None:
+    """Refresh ``result``'s arguments and log from its folder. A malformed or half-written log keeps the
+    entries read before, with a warning."""
+    args_path = os.path.join(result.path_name, ARGS_FILE)
+    try:
+        with open(args_path) as f:
+            args = f.read()
+        json.loads(args)
+        result.args = args
+    except FileNotFoundError:
+        pass
+    except ValueError as e:
+        warnings.warn(f"kusari.ui: {args_path} is not JSON ({e}); its arguments are not shown", stacklevel=2)
+    log_path = os.path.join(result.path_name, LOG_FILE)
+    try:
+        stat = os.stat(log_path)
+    except FileNotFoundError:
+        return
+    if (stat.st_mtime_ns, stat.st_size) == (result.log_mtime_ns, result.log_size):
+        return
+    try:
+        entries = read_log(log_path)
+    except ValueError as e:
+        warnings.warn(f"kusari.ui: skipping the log of run {result.path_name}: {e}", stacklevel=2)
+        return
+    session.execute(sa.delete(Log).where(Log.result_id == result.id))
+    session.add_all(Log(result_id=result.id, index=i, data=json.dumps(entry)) for i, entry in enumerate(entries))
+    session.expire(result, ["logs"])   # the rows changed around the relationship: load it again when read
+    result.log_mtime_ns, result.log_size = stat.st_mtime_ns, stat.st_size
+    result.log_modified_at = stat.st_mtime
+
+
+def crawl_project(session: orm.Session, project: Project) -> None:
+    """Register the new runs under ``project``'s folder and refresh every run; commits."""
+    known = {r.path_name: r for r in project.results}
+    for path in find_runs(project.path_name):
+        result = known.get(path)
+        if result is None:
+            result = Result(path_name=path, name=os.path.relpath(path, project.path_name))
+            project.results.append(result)
+            session.flush()   # gives result its id for its log rows
+        crawl_result(session, result)
+    session.commit()

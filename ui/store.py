@@ -1,0 +1,112 @@
+"""The dashboard's store: projects, their runs (result folders), each run's arguments and log entries,
+in SQLite under ``KUSARI_HOME/ui`` through SQLAlchemy (another database with ``--db URL``); the schema
+is Alembic's (``migrations/``), so an upgrade keeps users' data."""
+import os
+
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+from kusari.utils import kusari_home
+
+
+class Base(orm.DeclarativeBase):
+    pass
+
+
+class Project(Base):
+    __tablename__ = "project"
+    id = sa.Column(sa.Integer, primary_key=True)
+    path_name = sa.Column(sa.String(1024), unique=True, nullable=False)
+    name = sa.Column(sa.String(512), nullable=False)
+    results = orm.relationship("Result", cascade="all, delete-orphan", back_populates="project",
+                               order_by="Result.id")
+
+    def serialize(self) -> dict:
+        return {"id": self.id, "pathName": self.path_name, "name": self.name}
+
+
+class Result(Base):
+    """One run: a folder under its project holding a ``log`` or ``args`` file."""
+    __tablename__ = "result"
+    id = sa.Column(sa.Integer, primary_key=True)
+    project_id = sa.Column(sa.Integer, sa.ForeignKey("project.id"), nullable=False, index=True)
+    path_name = sa.Column(sa.String(1024), unique=True, nullable=False)
+    name = sa.Column(sa.String(512), nullable=False)
+    args = sa.Column(sa.Text)                 # the args file's JSON text
+    # the log file last read, to skip unchanged ones (the size too: two writes can share an mtime tick)
+    log_mtime_ns = sa.Column(sa.BigInteger)
+    log_size = sa.Column(sa.BigInteger)
+    log_modified_at = sa.Column(sa.Float)     # the same, in seconds since the epoch (ChainerUI's field)
+    project = orm.relationship("Project", back_populates="results")
+    logs = orm.relationship("Log", cascade="all, delete-orphan", order_by="Log.index")
+
+
+class Log(Base):
+    """One entry of a run's log: a JSON object of the values LogReport wrote."""
+    __tablename__ = "log"
+    id = sa.Column(sa.Integer, primary_key=True)
+    result_id = sa.Column(sa.Integer, sa.ForeignKey("result.id"), nullable=False, index=True)
+    index = sa.Column(sa.Integer, nullable=False)
+    data = sa.Column(sa.Text, nullable=False)
+
+
+def default_url() -> str:
+    """``sqlite:///KUSARI_HOME/ui/db.sqlite``."""
+    return "sqlite:///" + os.path.join(kusari_home(), "ui", "db.sqlite")
+
+
+def engine(url: str | None = None) -> sa.Engine:
+    """An engine for ``url`` (the default store when None); creates a SQLite file's folder."""
+    url = url or default_url()
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        os.makedirs(os.path.dirname(os.path.abspath(parsed.database)), exist_ok=True)
+        # the server answers from a thread pool; each request uses its own session
+        return sa.create_engine(url, connect_args={"check_same_thread": False})
+    return sa.create_engine(url)
+
+
+def _alembic_config(url: str):
+    from alembic.config import Config
+    config = Config()
+    config.set_main_option("script_location", os.path.join(os.path.dirname(__file__), "migrations"))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def upgrade(url: str | None = None) -> None:
+    """Create the store or bring it to the newest schema (``kusari-ui db create|upgrade``)."""
+    from alembic import command
+    url = url or default_url()
+    engine(url).dispose()   # creates a SQLite file's folder
+    command.upgrade(_alembic_config(url), "head")
+
+
+def check_current(eng: sa.Engine) -> None:
+    """Raise a RuntimeError saying what to run when the store is missing or not at the newest schema."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    head = ScriptDirectory.from_config(_alembic_config(str(eng.url))).get_current_head()
+    with eng.connect() as connection:
+        current = MigrationContext.configure(connection).get_current_revision()
+    if current != head:
+        raise RuntimeError(f"kusari.ui: the store {eng.url!r} is at revision {current!r}, not {head!r}: "
+                           f"run 'kusari-ui db upgrade' (or 'kusari-ui db create' for a new one)")
+
+
+def find_project(session: orm.Session, path: str) -> Project | None:
+    return session.scalar(sa.select(Project).where(Project.path_name == os.path.abspath(path)))
+
+
+def create_project(session: orm.Session, path: str, name: str | None = None) -> Project:
+    """Register the folder ``path`` (which must exist) as a project; a ValueError if it is missing or
+    already registered."""
+    path = os.path.abspath(path)
+    if not os.path.isdir(path):
+        raise ValueError(f"create_project: {path!r} is not a folder")
+    if find_project(session, path) is not None:
+        raise ValueError(f"create_project: {path!r} is already registered")
+    project = Project(path_name=path, name=name or os.path.basename(path))
+    session.add(project)
+    session.commit()
+    return project
