@@ -1,9 +1,9 @@
-"""kusari.ui's tests: skipped cleanly without the [ui] extra (and httpx, which Starlette's TestClient needs);
+"""kusari.ui's tests: skipped cleanly without the [ui] extra (and httpx2, which Starlette's TestClient needs);
 fixtures for a fresh store and an API client on it."""
 import pytest
 
-for _module in ("starlette", "uvicorn", "sqlalchemy", "alembic", "httpx"):
-    pytest.importorskip(_module, reason="kusari.ui's tests need pip install 'kusari[ui]' (and httpx)")
+for _module in ("starlette", "uvicorn", "sqlalchemy", "alembic", "starlette.testclient"):
+    pytest.importorskip(_module, reason="kusari.ui's tests need pip install 'kusari[ui]' httpx2")
 
 
 @pytest.fixture

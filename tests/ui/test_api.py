@@ -1,0 +1,111 @@
+"""The JSON API with ChainerUI's v1 paths and shapes, through Starlette's TestClient (no network):
+projects, results, logs, args, input validation and the Host header check against DNS rebinding."""
+import json
+import os
+
+import pytest
+
+from kusari.ui import save_args
+
+
+@pytest.fixture
+def project_dir(tmp_path):
+    """A project folder with one run: a two-entry log and its arguments."""
+    run = tmp_path / "proj" / "run1"
+    run.mkdir(parents=True)
+    (run / "log").write_text(json.dumps([{"main/loss": 2.0, "iteration": 10, "epoch": 0},
+                                         {"main/loss": 1.0, "iteration": 20, "epoch": 1}]))
+    save_args({"lr": 0.05, "model": "mlp"}, str(run))
+    (run / "snapshot_iter_20").write_bytes(b"")
+    return tmp_path / "proj"
+
+
+def _create(api, path, name=None):
+    response = api.post("/api/v1/projects", json={"project": {"path_name": str(path), "name": name}})
+    assert response.status_code == 200, response.text
+    return response.json()["project"]
+
+
+def test_projects_results_logs_and_args(api, project_dir):
+    project = _create(api, project_dir, "demo")
+    assert project == {"id": 1, "pathName": str(project_dir), "name": "demo"}
+    assert api.get("/api/v1/projects").json() == {"projects": [project]}
+    assert api.get("/api/v1/projects/1").json() == {"project": project}
+    assert api.get("/api/v1/projects", params={"path_name": str(project_dir)}).json() == {"project": project}
+
+    (result,) = api.get("/api/v1/projects/1/results").json()["results"]
+    assert (result["id"], result["name"], result["pathName"]) == (1, "run1", str(project_dir / "run1"))
+    assert result["isUnregistered"] is False and result["commands"] == []
+    assert result["snapshots"] == [{"id": 0, "iteration": 20, "name": "snapshot_iter_20"}]
+    assert result["args"] == [{"resultId": 1, "key": "lr", "value": "0.05"},
+                              {"resultId": 1, "key": "model", "value": "mlp"}]
+    first = result["logs"][0]
+    assert first["resultId"] == 1 and {"logId": first["id"], "key": "main/loss", "value": 2.0} in first["logItems"]
+    assert api.get("/api/v1/projects/1/results/1").json() == {"result": result}
+    assert api.get("/api/v1/projects/1/results/1/logs").json() == {"logs": result["logs"]}
+    assert api.get("/api/v1/projects/1/results/1/args").json() == {"args": result["args"]}
+    only_last = api.get("/api/v1/projects/1/results/1", params={"logs_limit": 1}).json()["result"]["logs"]
+    assert only_last == result["logs"][-1:]
+
+    # a new run appears at the next listing; a broken one is listed without entries and the server stays up
+    (project_dir / "run2").mkdir()
+    (project_dir / "run2" / "log").write_text('[{"main/loss": 3.0')
+    with pytest.warns(UserWarning, match="skipping the log of run"):
+        results = api.get("/api/v1/projects/1/results").json()["results"]
+    assert [(r["name"], len(r["logs"])) for r in results] == [("run1", 2), ("run2", 0)]
+    assert api.get("/api/v1/projects/1").status_code == 200
+
+
+@pytest.mark.parametrize("path, status, message", [
+    ("/api/v1/projects/7", 404, "no project 7"),
+    ("/api/v1/projects/7/results", 404, "no project 7"),
+    ("/api/v1/projects/1/results/9", 404, "no result 9 in project 1"),
+    ("/api/v1/projects/1/results/1?logs_limit=many", 400, "logs_limit must be an integer, got 'many'"),
+    ("/api/v1/projects/1/results/1?logs_limit=-3", 400, "logs_limit must be -1 (all) or >= 0, got -3"),
+    ("/api/v1/projects?path_name=/nowhere", 404, "'/nowhere' is not found"),
+])
+def test_bad_paths_and_queries_are_refused_with_a_message(api, project_dir, path, status, message):
+    _create(api, project_dir)
+    response = api.get(path)
+    assert response.status_code == status
+    assert response.json()["message"] == message
+
+
+@pytest.mark.parametrize("body, message", [
+    ("not json", "the request body is not JSON"),
+    ("[1]", "the request body must be a JSON object, got list"),
+    ('{"project": {"name": "x"}}', "body must be {'project': {'path_name': <folder>, 'name': <optional>}}"),
+    ('{"project": {"path_name": "/no/such/folder"}}', "create_project: '/no/such/folder' is not a folder"),
+    ('{"project": {"path_name": "/", "name": 3}}', "project name must be a string, got int"),
+])
+def test_post_project_validates_its_input(api, body, message):
+    response = api.post("/api/v1/projects", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["message"] == message
+
+
+def test_a_project_is_registered_once(api, project_dir):
+    _create(api, project_dir)
+    response = api.post("/api/v1/projects", json={"project": {"path_name": str(project_dir)}})
+    assert response.status_code == 400 and "already registered" in response.json()["message"]
+
+
+def test_host_header_other_than_the_bound_address_is_refused(api, db_url, project_dir):
+    """DNS rebinding: evil.example resolving to 127.0.0.1 reaches the port, but with its own Host."""
+    assert api.get("/api/v1/projects", headers={"host": "evil.example:5000"}).status_code == 400
+    assert api.post("/api/v1/projects", headers={"host": "evil.example"},
+                    json={"project": {"path_name": str(project_dir)}}).status_code == 400
+    assert api.get("/api/v1/projects").json() == {"projects": []}
+    assert api.get("/api/v1/projects", headers={"host": "localhost:5000"}).status_code == 200
+    from starlette.testclient import TestClient
+
+    from kusari.ui.server import create_app
+    behind_proxy = TestClient(create_app(db_url, allowed_hosts=["ui.example.org"]), base_url="https://ui.example.org")
+    assert behind_proxy.get("/api/v1/projects").status_code == 200
+
+
+def test_an_app_on_a_store_not_created_says_what_to_run(tmp_path):
+    from kusari.ui.server import create_app
+    with pytest.raises(RuntimeError, match="run 'kusari-ui db upgrade'"):
+        create_app(f"sqlite:///{tmp_path / 'new.sqlite'}")
+    assert os.listdir(tmp_path) in ([], ["new.sqlite"])

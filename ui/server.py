@@ -1,0 +1,214 @@
+"""The dashboard's JSON API, with ChainerUI's v1 paths and shapes, as a Starlette application.
+
+Only requests whose Host header names the bound address (or ``localhost`` when bound to a loopback
+address) are served, so a web page on another origin cannot reach the API through DNS rebinding.
+"""
+import json
+import os
+import re
+
+import sqlalchemy as sa
+from sqlalchemy import orm
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from kusari.ui import commands as _commands
+from kusari.ui import crawler, store
+
+_SNAPSHOT = re.compile(r"snapshot_iter_(\d+)")
+
+
+class _HTTPError(Exception):
+    def __init__(self, status: int, message: str, **extra):
+        super().__init__(message)
+        self.status, self.payload = status, {"message": message, **extra}
+
+
+def _serialize_log(log: store.Log) -> dict:
+    items = [{"logId": log.id, "key": k, "value": v} for k, v in json.loads(log.data).items()]
+    return {"id": log.id, "resultId": log.result_id, "logItems": items}
+
+
+def _serialize_args(result: store.Result) -> list:
+    args = json.loads(result.args) if result.args else {}
+    if not isinstance(args, dict):
+        return []
+    return [{"resultId": result.id, "key": k, "value": None if v is None else str(v)} for k, v in args.items()]
+
+
+def _snapshots(result: store.Result) -> list:
+    try:
+        names = sorted(os.listdir(result.path_name))
+    except FileNotFoundError:
+        return []
+    found = [(int(m.group(1)), name) for name in names if (m := _SNAPSHOT.fullmatch(name))]
+    return [{"id": i, "iteration": it, "name": name} for i, (it, name) in enumerate(sorted(found))]
+
+
+def _sampled(logs: list, limit: int) -> list:
+    """Up to ``limit`` entries spread evenly, first and last kept (all when ``limit`` is -1)."""
+    if limit == -1 or len(logs) <= limit:
+        return logs
+    if limit <= 1:
+        return logs[-limit:] if limit else []
+    return [logs[i * (len(logs) - 1) // (limit - 1)] for i in range(limit)]
+
+
+def _serialize_result(result: store.Result, logs_limit: int = -1) -> dict:
+    try:
+        commands = _commands.history(result.path_name)
+    except ValueError:
+        commands = []
+    return {"id": result.id, "pathName": result.path_name, "name": result.name, "isUnregistered": False,
+            "logs": [_serialize_log(log) for log in _sampled(result.logs, logs_limit)],
+            "args": _serialize_args(result), "commands": commands, "snapshots": _snapshots(result),
+            "logModifiedAt": result.log_modified_at}
+
+
+def _int_query(request, name: str, default: int) -> int:
+    value = request.query_params.get(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise _HTTPError(400, f"{name} must be an integer, got {value!r}") from None
+    if number < -1:
+        raise _HTTPError(400, f"{name} must be -1 (all) or >= 0, got {number}")
+    return number
+
+
+async def _json_body(request) -> dict:
+    try:
+        data = await request.json()
+    except ValueError:
+        raise _HTTPError(400, "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise _HTTPError(400, f"the request body must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts=()) -> Starlette:
+    """The API on the store at ``db_url`` (the default store when None), for a server bound to ``host``.
+
+    ``allowed_hosts`` adds Host header names to serve (the public name behind a reverse proxy).
+    Raises a RuntimeError when the store is missing or needs ``kusari-ui db upgrade``.
+    """
+    eng = store.engine(db_url)
+    store.check_current(eng)
+    sessions = orm.sessionmaker(eng, expire_on_commit=False)
+
+    def project_of(session, project_id: int) -> store.Project:
+        project = session.get(store.Project, project_id)
+        if project is None:
+            raise _HTTPError(404, f"no project {project_id}", project=None)
+        return project
+
+    def result_of(session, project_id: int, result_id: int) -> store.Result:
+        result = session.get(store.Result, result_id)
+        if result is None or result.project_id != project_id:
+            raise _HTTPError(404, f"no result {result_id} in project {project_id}", result=None)
+        crawler.crawl_result(session, result)
+        session.commit()
+        return result
+
+    def endpoint(work):
+        """An async endpoint that runs ``work(session, request, body)`` in the thread pool (the store is
+        synchronous) and turns an _HTTPError into a JSON error."""
+        async def handle(request):
+            try:
+                body = await _json_body(request) if request.method == "POST" else None
+                with sessions() as session:
+                    payload = await run_in_threadpool(work, session, request, body)
+            except _HTTPError as e:
+                return JSONResponse(e.payload, status_code=e.status)
+            return JSONResponse(payload)
+        return handle
+
+    def list_projects(session, request, body):
+        path = request.query_params.get("path_name")
+        if path is not None:
+            project = store.find_project(session, path)
+            if project is None:
+                raise _HTTPError(404, f"'{path}' is not found", project=None)
+            return {"project": project.serialize()}
+        return {"projects": [p.serialize() for p in session.scalars(sa.select(store.Project).order_by(store.Project.id))]}
+
+    def post_project(session, request, body):
+        spec = body.get("project")
+        if not isinstance(spec, dict) or not isinstance(spec.get("path_name"), str) or not spec["path_name"]:
+            raise _HTTPError(400, "body must be {'project': {'path_name': <folder>, 'name': <optional>}}", project=None)
+        name = spec.get("name")
+        if name is not None and not isinstance(name, str):
+            raise _HTTPError(400, f"project name must be a string, got {type(name).__name__}", project=None)
+        try:
+            project = store.create_project(session, spec["path_name"], name or None)
+        except ValueError as e:
+            raise _HTTPError(400, str(e), project=None) from None
+        crawler.crawl_project(session, project)
+        return {"project": project.serialize()}
+
+    def get_project(session, request, body):
+        return {"project": project_of(session, request.path_params["project_id"]).serialize()}
+
+    def list_results(session, request, body):
+        limit = _int_query(request, "logs_limit", -1)
+        project = project_of(session, request.path_params["project_id"])
+        crawler.crawl_project(session, project)
+        return {"results": [_serialize_result(r, limit) for r in project.results]}
+
+    def get_result(session, request, body):
+        limit = _int_query(request, "logs_limit", -1)
+        p = request.path_params
+        return {"result": _serialize_result(result_of(session, p["project_id"], p["result_id"]), limit)}
+
+    def get_logs(session, request, body):
+        p = request.path_params
+        return {"logs": [_serialize_log(log) for log in result_of(session, p["project_id"], p["result_id"]).logs]}
+
+    def get_args(session, request, body):
+        p = request.path_params
+        return {"args": _serialize_args(result_of(session, p["project_id"], p["result_id"]))}
+
+    def get_commands(session, request, body):
+        p = request.path_params
+        return {"commands": _commands.history(result_of(session, p["project_id"], p["result_id"]).path_name)}
+
+    def post_command(session, request, body):
+        p = request.path_params
+        result = result_of(session, p["project_id"], p["result_id"])
+        name = body.get("name")
+        if name not in _commands.NAMES:
+            raise _HTTPError(400, f"command name must be one of {', '.join(_commands.NAMES)}, got {name!r}")
+        command_body = body.get("body")
+        if command_body is not None and not isinstance(command_body, dict):
+            raise _HTTPError(400, f"command body must be a JSON object or null, got {type(command_body).__name__}")
+        if body.get("schedule") is not None:
+            raise _HTTPError(400, "scheduled commands are not supported: a command runs after the current iteration")
+        token = _commands.read_token(result.path_name)
+        if token is None:
+            raise _HTTPError(400, f"no Trainer with CommandsExtension is running in {result.path_name}")
+        _commands.append_request(result.path_name, name, command_body, token)
+        return {"commands": _commands.history(result.path_name)}
+
+    base = "/api/v1/projects"
+    run = base + "/{project_id:int}/results/{result_id:int}"
+    routes = [
+        Route(base, endpoint(list_projects), methods=["GET"]),
+        Route(base, endpoint(post_project), methods=["POST"]),
+        Route(base + "/{project_id:int}", endpoint(get_project), methods=["GET"]),
+        Route(base + "/{project_id:int}/results", endpoint(list_results), methods=["GET"]),
+        Route(run, endpoint(get_result), methods=["GET"]),
+        Route(run + "/logs", endpoint(get_logs), methods=["GET"]),
+        Route(run + "/args", endpoint(get_args), methods=["GET"]),
+        Route(run + "/commands", endpoint(get_commands), methods=["GET"]),
+        Route(run + "/commands", endpoint(post_command), methods=["POST"]),
+    ]
+    hosts = [host, *allowed_hosts]
+    if host in ("127.0.0.1", "::1", "localhost"):
+        hosts += ["127.0.0.1", "localhost", "[::1]"]
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
