@@ -87,4 +87,9 @@ def real_atoms(model: str, atom_array, is_real_node=None) -> tuple:
     xp = backend.get_array_module(array)
     if is_real_node is None:
         is_real_node = (~padding).astype(numpy.float32)
+    else:
+        mask = is_real_node.array if hasattr(is_real_node, "array") else is_real_node
+        if tuple(mask.shape) != tuple(array.shape) or bool(((mask != 0) & padding).any()):
+            raise ValueError(f"{model}: is_real_node (shape {tuple(mask.shape)}) marks as real an atom "
+                             f"that concat_mols padded (ID -1); atom_array.shape={tuple(array.shape)}")
     return xp.where(padding, 0, array).astype(array.dtype, copy=False), is_real_node

@@ -91,6 +91,17 @@ def test_chainer_chemistry_padding_gives_its_numerics():
     assert abs(float(unmasked[0, 0] - alone[0, 0])) > 1e-3
 
 
+def test_a_mask_that_contradicts_the_padding_is_refused():
+    numpy.random.seed(0)
+    predictor = set_up_predictor("nfp", 8, 2, 1)
+    atoms = numpy.array([[6, 8, -1]], numpy.int32)
+    adj = numpy.zeros((1, 3, 3), numpy.float32)
+    with pytest.raises(ValueError, match=r"NFP: is_real_node \(shape \(1, 3\)\) marks as real an atom"):
+        predictor(atoms, adj, numpy.ones((1, 3), numpy.float32))
+    consistent = predictor(atoms, adj, numpy.array([[1, 1, 0]], numpy.float32)).array
+    numpy.testing.assert_allclose(consistent, predictor(atoms, adj).array, rtol=1e-6)
+
+
 def test_negative_ids_inside_a_molecule_are_refused():
     numpy.random.seed(0)
     predictor = set_up_predictor("ggnn", 8, 2, 1)
