@@ -129,6 +129,7 @@ def test_a_command_without_the_token_is_reported_not_executed(run):
 def test_unknown_commands_and_bad_bodies_are_refused_by_the_api(run):
     out, post = run
     commands.write_token(str(out))   # as if a Trainer ran there
+    assert os.stat(out / commands.TOKEN_FILE).st_mode & 0o777 == 0o600   # other users cannot read it
     assert post("reboot").json()["message"].startswith("command name must be one of take_snapshot")
     assert post("stop", [1]).json()["message"] == "command body must be a JSON object or null, got list"
     assert commands.load_requests(str(out)) == []
