@@ -82,6 +82,23 @@ def test_preprocessor_arrays_padding_and_size_limit():
         ChempropPreprocessor(max_atoms=2).get_input_features(mol)
 
 
+def test_ggnn_takes_the_features_as_float_atoms_and_14_edge_types():
+    import kusari
+    from kusari.chem.dataset.converters import concat_mols
+    from kusari.chem.models import GGNN
+    pre = ChempropPreprocessor()
+    examples = [pre.get_input_features(_mol(s)) for s in ("CCO", "C" * 30)]
+    atoms, bonds = concat_mols(examples)
+    is_real_node = numpy.any(atoms != 0, axis=2).astype(numpy.float32)
+    numpy.testing.assert_array_equal(is_real_node.sum(axis=1), [3, 30])
+    numpy.random.seed(0)
+    model = GGNN(out_dim=4, hidden_channels=72, n_edge_types=14)
+    with kusari.using_config("train", False):
+        batched = model(atoms, bonds, is_real_node).array[0]
+        alone = model(*concat_mols(examples[:1])).array[0]
+    numpy.testing.assert_allclose(batched, alone, rtol=1e-5, atol=1e-6)
+
+
 def test_stereo_is_kept():
     smiles, mol = ChempropPreprocessor().prepare_smiles_and_mol(Chem.MolFromSmiles("C[C@H](N)O"))
     assert "@" in smiles
