@@ -45,7 +45,7 @@ class HDF5Serializer(Serializer):
         if array is None:
             self.group.create_dataset(key, data=_h5py().Empty("f"))
             return value
-        array = backend.CpuDevice().send(array)
+        array = backend.CpuDevice().send_array(array)
         options = {"compression": "gzip", "compression_opts": self.compression} \
             if self.compression and array.size > 1 else {}
         self.group.create_dataset(key, data=array, **options)

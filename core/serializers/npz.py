@@ -41,7 +41,7 @@ class DictionarySerializer(Serializer):
         if array is None:
             stored = _chainer_none.none_array()
         else:
-            host = backend.CpuDevice().send(array)
+            host = backend.CpuDevice().send_array(array)
             # a snapshot: later in-place updates of the source must not leak into it
             stored = host.copy() if host is array else host
         self.target[self.path + key.lstrip("/")] = stored
