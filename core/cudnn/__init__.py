@@ -153,11 +153,15 @@ def handle(lib):
     return h
 
 
-def new_graph(lib, dtype):
-    """An empty graph whose inputs and outputs are ``dtype``, computing in float32 (float64 for float64)."""
+def new_graph(lib, dtype, cudnn_handle=None):
+    """An empty graph whose inputs and outputs are ``dtype``, computing in float32 (float64 for float64).
+
+    Without ``cudnn_handle`` the graph can be described and validated, not built (no GPU needed).
+    """
     compute = lib.data_type.DOUBLE if numpy.dtype(dtype) == numpy.float64 else lib.data_type.FLOAT
+    extra = {} if cudnn_handle is None else {"handle": cudnn_handle}
     return lib.pygraph(io_data_type=data_type(lib, dtype), intermediate_data_type=compute,
-                       compute_data_type=compute, handle=handle(lib))
+                       compute_data_type=compute, **extra)
 
 
 def tensor(lib, graph, array=None, shape=None, dtype=None):

@@ -32,24 +32,30 @@ def _scalar(lib, graph):
 def _training_plan(lib, x4):
     """The cached training graph of ``x4`` (N, C, H, W), parameters of its dtype; None if refused."""
     switches = cudnn.flags()
-    c = x4.shape[1]
     key = cudnn.graph_key("batchnorm", (x4,), (), switches)
 
     def make():
-        graph = cudnn.new_graph(lib, x4.dtype)
-        t = {"x": cudnn.tensor(lib, graph, x4)}
-        for role in ("scale", "bias", "in_mean", "in_var"):
-            dtype = x4.dtype if role in ("scale", "bias") else numpy.float32
-            t[role] = cudnn.tensor(lib, graph, shape=(1, c, 1, 1), dtype=dtype)
-        t["eps"], t["momentum"] = _scalar(lib, graph), _scalar(lib, graph)
-        outs = graph.batchnorm(input=t["x"], scale=t["scale"], bias=t["bias"], in_running_mean=t["in_mean"],
-                               in_running_var=t["in_var"], epsilon=t["eps"], momentum=t["momentum"])
-        for role, out in zip(("y", "mean", "inv_var", "run_mean", "run_var"), outs):
-            out.set_output(True).set_data_type(cudnn.data_type(lib, x4.dtype if role == "y" else numpy.float32))
-            t[role] = out
+        graph, t = describe_training(lib, x4, cudnn.handle(lib))
         return cudnn.build(lib, graph, t, switches, x4.dtype)
 
     return cudnn.plan_for(lib, key, make)
+
+
+def describe_training(lib, x4, cudnn_handle=None):
+    """The training graph of arrays shaped like ``x4`` (N, C, H, W) and its tensors by role."""
+    c = x4.shape[1]
+    graph = cudnn.new_graph(lib, x4.dtype, cudnn_handle)
+    t = {"x": cudnn.tensor(lib, graph, x4)}
+    for role in ("scale", "bias", "in_mean", "in_var"):
+        dtype = x4.dtype if role in ("scale", "bias") else numpy.float32
+        t[role] = cudnn.tensor(lib, graph, shape=(1, c, 1, 1), dtype=dtype)
+    t["eps"], t["momentum"] = _scalar(lib, graph), _scalar(lib, graph)
+    outs = graph.batchnorm(input=t["x"], scale=t["scale"], bias=t["bias"], in_running_mean=t["in_mean"],
+                           in_running_var=t["in_var"], epsilon=t["eps"], momentum=t["momentum"])
+    for role, out in zip(("y", "mean", "inv_var", "run_mean", "run_var"), outs):
+        out.set_output(True).set_data_type(cudnn.data_type(lib, x4.dtype if role == "y" else numpy.float32))
+        t[role] = out
+    return graph, t
 
 
 def supports_training(lib, x, eps) -> bool:
@@ -91,13 +97,7 @@ def backward(lib, x, gamma, mean, var, gy, eps):
     key = cudnn.graph_key("batchnorm_backward", (x4, feed["dy"], feed["scale"]), (), switches)
 
     def make():
-        graph = cudnn.new_graph(lib, x.dtype)
-        t = {r: cudnn.tensor(lib, graph, feed[r]) for r in ("x", "dy", "scale", "mean", "inv_var")}
-        outs = graph.batchnorm_backward(grad=t["dy"], input=t["x"], scale=t["scale"], mean=t["mean"],
-                                        inv_variance=t["inv_var"])
-        for role, out in zip(("dx", "dscale", "dbias"), outs):
-            out.set_output(True).set_data_type(cudnn.data_type(lib, feed[role].dtype))
-            t[role] = out
+        graph, t = describe_backward(lib, feed, cudnn.handle(lib))
         return cudnn.build(lib, graph, t, switches, x.dtype)
 
     plan = cudnn.plan_for(lib, key, make)
@@ -106,6 +106,29 @@ def backward(lib, x, gamma, mean, var, gy, eps):
                            f"{x.shape} ({x.dtype}) although its forward was; use_cudnn='never' avoids cuDNN")
     plan.run(lib, feed)
     return feed["dx"].reshape(x.shape), feed["dscale"].reshape(c), feed["dbias"].reshape(c)
+
+
+def describe_backward(lib, feed, cudnn_handle=None):
+    """The backward graph of arrays shaped like ``feed``'s (role -> array) and its tensors by role."""
+    graph = cudnn.new_graph(lib, feed["x"].dtype, cudnn_handle)
+    t = {r: cudnn.tensor(lib, graph, feed[r]) for r in ("x", "dy", "scale", "mean", "inv_var")}
+    outs = graph.batchnorm_backward(grad=t["dy"], input=t["x"], scale=t["scale"], mean=t["mean"],
+                                    inv_variance=t["inv_var"])
+    for role, out in zip(("dx", "dscale", "dbias"), outs):
+        out.set_output(True).set_data_type(cudnn.data_type(lib, feed[role].dtype))
+        t[role] = out
+    return graph, t
+
+
+def describe_inference(lib, feed, cudnn_handle=None):
+    """The inference graph of arrays shaped like ``feed``'s (role -> array) and its tensors by role."""
+    graph = cudnn.new_graph(lib, feed["x"].dtype, cudnn_handle)
+    t = {r: cudnn.tensor(lib, graph, feed[r]) for r in ("x", "mean", "inv_var", "scale", "bias")}
+    y = graph.batchnorm_inference(input=t["x"], mean=t["mean"], inv_variance=t["inv_var"], scale=t["scale"],
+                                  bias=t["bias"])
+    y.set_output(True).set_data_type(cudnn.data_type(lib, feed["x"].dtype))
+    t["y"] = y
+    return graph, t
 
 
 def forward_inference(lib, x, gamma, beta, mean, var, eps):
@@ -122,12 +145,7 @@ def forward_inference(lib, x, gamma, beta, mean, var, eps):
     key = cudnn.graph_key("batchnorm_inference", (x4, feed["scale"]), (), switches)
 
     def make():
-        graph = cudnn.new_graph(lib, x.dtype)
-        t = {r: cudnn.tensor(lib, graph, feed[r]) for r in ("x", "mean", "inv_var", "scale", "bias")}
-        y = graph.batchnorm_inference(input=t["x"], mean=t["mean"], inv_variance=t["inv_var"],
-                                      scale=t["scale"], bias=t["bias"])
-        y.set_output(True).set_data_type(cudnn.data_type(lib, x.dtype))
-        t["y"] = y
+        graph, t = describe_inference(lib, feed, cudnn.handle(lib))
         return cudnn.build(lib, graph, t, switches, x.dtype)
 
     plan = cudnn.plan_for(lib, key, make)

@@ -71,6 +71,27 @@ def backward_weights(lib, x, gy, ksize, stride, pad, dilate, groups):
     return _run("conv_wgrad", lib, nd, {"x": x, "dy": gy}, "dw", w_shape, stride, pad, post, dilate, groups)
 
 
+def describe(lib, op, inputs, out_role, out, geometry, cudnn_handle=None):
+    """The graph of ``op`` ('conv_fprop', 'conv_dgrad' or 'conv_wgrad') on arrays shaped like ``inputs``
+    (role -> array) writing ``out``, and its tensors by role; ``geometry`` is (stride, pre_padding,
+    post_padding, dilation), each with one entry per spatial axis."""
+    stride, pad, post, dilate = geometry
+    dtype = out.dtype
+    graph = cudnn.new_graph(lib, dtype, cudnn_handle)
+    t = {r: cudnn.tensor(lib, graph, a) for r, a in inputs.items()}
+    kwargs = dict(pre_padding=list(pad), post_padding=list(post), stride=list(stride), dilation=list(dilate))
+    if op == "conv_fprop":
+        result = graph.conv_fprop(image=t["x"], weight=t["w"], **kwargs)
+    elif op == "conv_dgrad":
+        result = graph.conv_dgrad(loss=t["dy"], filter=t["w"], **kwargs)
+    else:
+        result = graph.conv_wgrad(image=t["x"], loss=t["dy"], **kwargs)
+    result.set_output(True).set_dim(list(out.shape)).set_stride(
+        list(cudnn.layout_of(out.strides, out.dtype.itemsize))).set_data_type(cudnn.data_type(lib, dtype))
+    t[out_role] = result
+    return graph, t
+
+
 def _run(op, lib, nd, inputs, out_role, out_shape, stride, pad, post, dilate, groups):
     """Build (once per key) and execute the graph of ``op``; the output array, or None if refused."""
     import cupy
@@ -87,18 +108,8 @@ def _run(op, lib, nd, inputs, out_role, out_shape, stride, pad, post, dilate, gr
     feed[out_role] = out
 
     def make():
-        graph = cudnn.new_graph(lib, dtype)
-        t = {r: cudnn.tensor(lib, graph, a) for r, a in zip(roles, arrays)}
-        geometry = dict(pre_padding=list(pad), post_padding=list(post), stride=list(stride), dilation=list(dilate))
-        if op == "conv_fprop":
-            result = graph.conv_fprop(image=t["x"], weight=t["w"], **geometry)
-        elif op == "conv_dgrad":
-            result = graph.conv_dgrad(loss=t["dy"], filter=t["w"], **geometry)
-        else:
-            result = graph.conv_wgrad(image=t["x"], loss=t["dy"], **geometry)
-        result.set_output(True).set_dim(list(out_shape)).set_stride(
-            list(cudnn.layout_of(out.strides, out.dtype.itemsize))).set_data_type(cudnn.data_type(lib, dtype))
-        t[out_role] = result
+        graph, t = describe(lib, op, dict(zip(roles, arrays)), out_role, out, (stride, pad, post, dilate),
+                            cudnn.handle(lib))
         return cudnn.build(lib, graph, t, switches, dtype, time_with=feed)
 
     plan = cudnn.plan_for(lib, key, make)
