@@ -1,4 +1,6 @@
 """softmax_cross_entropy: cross entropy of softmax(x) along axis 1 against class labels or soft targets."""
+import numpy
+
 from kusari import backend, utils
 from kusari._cuda_kernels import Elementwise, Raw
 from kusari.function_node import FunctionNode
@@ -59,7 +61,7 @@ def softmax_rows(x):
     import cupy
     n, c = x.shape
     y, lse = cupy.empty_like(x), cupy.empty((n, 1), x.dtype)
-    softmax_rows_kernels[x.dtype.name]((n,), (_ROWS_BLOCK,), (x, y, lse, c),
+    softmax_rows_kernels[x.dtype.name]((n,), (_ROWS_BLOCK,), (x, y, lse, numpy.int64(c)),
                                        shared_mem=_ROWS_BLOCK * x.dtype.itemsize)
     return y, lse
 

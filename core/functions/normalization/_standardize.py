@@ -4,6 +4,8 @@ The gradient is a node of its own (``StandardizeGrad``) so the first-order backw
 operations, while its backward (needed for double backprop, e.g. gradient penalties) is built from
 differentiable ops and from ``StandardizeGrad`` itself, so derivatives of any order are exact.
 """
+import numpy
+
 from kusari import backend, utils
 from kusari._cuda_kernels import Raw
 from kusari.function_node import FunctionNode
@@ -58,7 +60,8 @@ def channel_stats(x):
     kernel = channel_stats_kernels[x.dtype.name]
     n, c = x.shape[:2]
     mean, var = cupy.empty(c, x.dtype), cupy.empty(c, x.dtype)
-    kernel((c,), (_STATS_BLOCK,), (x, mean, var, n, c, x.size // max(n * c, 1)),
+    sizes = (numpy.int64(n), numpy.int64(c), numpy.int64(x.size // max(n * c, 1)))   # the kernel's long longs
+    kernel((c,), (_STATS_BLOCK,), (x, mean, var) + sizes,
            shared_mem=_STATS_BLOCK * x.dtype.itemsize)
     return mean, var
 
