@@ -172,3 +172,69 @@ def test_cudnn_convolution_matches_im2col_forward_and_backward(stride, pad, dila
             results[mode] = [a.get() for a in (y.array, xv.grad, wv.grad, bv.grad, y.grad)]
     for ref, got in zip(results["never"][:4], results["always"][:4]):
         numpy.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
+
+
+class _RecordingGraph:
+    """Records the calls that kusari.cudnn.build makes on a frontend graph."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        def call(*args):
+            self.calls.append((name,) + args)
+            return 0
+        return call
+
+
+def _stand_in_frontend():
+    notes = types.SimpleNamespace(NONDETERMINISTIC="NONDETERMINISTIC", TENSOR_CORE="TENSOR_CORE")
+    return types.SimpleNamespace(heur_mode=types.SimpleNamespace(A="A", FALLBACK="FALLBACK"),
+                                 numerical_note=notes,
+                                 build_plan_policy=types.SimpleNamespace(ALL="ALL"))
+
+
+@pytest.mark.parametrize("switches, dtype, deselected", [
+    ((False, True, False), numpy.float32, []),
+    ((True, True, False), numpy.float32, [["NONDETERMINISTIC"]]),
+    ((False, False, False), numpy.float32, [["TENSOR_CORE"]]),
+    ((False, False, False), numpy.float16, []),            # TF32 concerns float32 only
+    ((True, False, False), numpy.float32, [["NONDETERMINISTIC"], ["TENSOR_CORE"]])])
+def test_build_filters_engines_by_the_switches(switches, dtype, deselected):
+    graph = _RecordingGraph()
+    plan = cudnn.build(_stand_in_frontend(), graph, {}, switches, dtype)
+    names = [c[0] for c in graph.calls]
+    assert names[:3] == ["validate", "build_operation_graph", "create_execution_plans"]
+    assert graph.calls[2][1] == ["A", "FALLBACK"]       # heuristics mode A, then the fallback list
+    assert [list(c[1]) for c in graph.calls if c[0] == "deselect_numeric_notes"] == deselected
+    assert names.index("check_support") < names.index("build_plans") and plan.index == 0
+
+
+def test_autotune_builds_every_plan_and_keeps_the_fastest(monkeypatch):
+    graph = _RecordingGraph()
+    chosen = object()
+    monkeypatch.setattr(cudnn, "_fastest", lambda lib, g, tensors, arrays: chosen)
+    assert cudnn.build(_stand_in_frontend(), graph, {}, (False, True, True), numpy.float32,
+                       time_with={"x": None}) is chosen
+    assert ("build_plans", "ALL") in graph.calls
+
+
+def test_an_unsupported_graph_warns_once_under_auto_and_is_an_error_under_always(monkeypatch):
+    monkeypatch.setattr(cudnn, "graphs", cudnn.GraphCache())
+    monkeypatch.setattr(cudnn, "_refused", set())
+    key = ("conv_fprop", 0, (("float32", (1, 3, 5, 5), (75, 25, 5, 1)),), ((1, 1),), (False, True, False))
+    tries = []
+
+    def refuse():
+        tries.append(1)
+        raise RuntimeError("no engine")
+
+    with kusari.using_config("use_cudnn", "always"):
+        with pytest.raises(RuntimeError, match=r"use_cudnn='always' but cuDNN does not support conv_fprop "
+                                               r"for .*\(1, 3, 5, 5\).*: no engine"):
+            cudnn.plan_for(None, key, refuse)
+    with pytest.warns(UserWarning, match="conv_fprop for .* is not supported by cuDNN \\(no engine\\); "
+                                         "the CuPy kernels compute it"):
+        assert cudnn.plan_for(None, key, refuse) is None
+    assert cudnn.plan_for(None, key, refuse) is None     # remembered: no second build, no second warning
+    assert len(tries) == 2
