@@ -46,3 +46,12 @@ def seeded_normal(seed: int, shape: tuple, scale: float = 1.0) -> np.ndarray:
 def seeded_uniform(seed: int, shape: tuple, low: float, high: float) -> np.ndarray:
     """A float32 array of uniform draws in [low, high) from ``RandomState(seed)`` (e.g. an image)."""
     return np.asarray(np.random.RandomState(seed).uniform(low, high, shape), dtype=np.float32)
+
+
+def seeded_image_batch(seed: int, size: int = 64) -> np.ndarray:
+    """A float32 ``(2, 3, size, size)`` batch, centred as ChainerCV's classifiers take it (minus 120): uniform
+    noise in [0, 255) from ``RandomState(seed)``, and a horizontal ramp with a bright square."""
+    noise = np.random.RandomState(seed).uniform(0, 255, (3, size, size))
+    ramp = np.broadcast_to(np.linspace(0, 255, size), (3, size, size)).copy()
+    ramp[:, size // 3:size * 2 // 3, size * 3 // 8:size * 5 // 8] = 250
+    return np.asarray(np.stack((noise, ramp)) - 120, dtype=np.float32)
