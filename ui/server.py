@@ -6,6 +6,7 @@ address) are served, so a web page on another origin cannot reach the API throug
 import json
 import os
 import re
+import threading
 
 import sqlalchemy as sa
 from sqlalchemy import orm
@@ -101,6 +102,8 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
     eng = store.engine(db_url)
     store.check_current(eng)
     sessions = orm.sessionmaker(eng, expire_on_commit=False)
+    # requests are served from a thread pool: two crawls of one project at once would both register a new run
+    crawl_lock = threading.Lock()
 
     def project_of(session, project_id: int) -> store.Project:
         project = session.get(store.Project, project_id)
@@ -112,8 +115,9 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
         result = session.get(store.Result, result_id)
         if result is None or result.project_id != project_id:
             raise _HTTPError(404, f"no result {result_id} in project {project_id}", result=None)
-        crawler.crawl_result(session, result)
-        session.commit()
+        with crawl_lock:
+            crawler.crawl_result(session, result)
+            session.commit()
         return result
 
     def endpoint(work):
@@ -149,7 +153,8 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
             project = store.create_project(session, spec["path_name"], name or None)
         except ValueError as e:
             raise _HTTPError(400, str(e), project=None) from None
-        crawler.crawl_project(session, project)
+        with crawl_lock:
+            crawler.crawl_project(session, project)
         return {"project": project.serialize()}
 
     def get_project(session, request, body):
@@ -158,7 +163,8 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
     def list_results(session, request, body):
         limit = _int_query(request, "logs_limit", -1)
         project = project_of(session, request.path_params["project_id"])
-        crawler.crawl_project(session, project)
+        with crawl_lock:
+            crawler.crawl_project(session, project)
         return {"results": [_serialize_result(r, limit) for r in project.results]}
 
     def get_result(session, request, body):

@@ -109,3 +109,17 @@ def test_an_app_on_a_store_not_created_says_what_to_run(tmp_path):
     with pytest.raises(RuntimeError, match="run 'kusari-ui db upgrade'"):
         create_app(f"sqlite:///{tmp_path / 'new.sqlite'}")
     assert os.listdir(tmp_path) in ([], ["new.sqlite"])
+
+
+def test_concurrent_listings_register_each_new_run_once(api, project_dir):
+    """The page polls from several tabs: crawls that overlap must not register a run twice."""
+    from concurrent.futures import ThreadPoolExecutor
+    _create(api, project_dir)
+    for i in range(2, 8):
+        (project_dir / f"run{i}").mkdir()
+        save_args({"i": i}, str(project_dir / f"run{i}"))
+    with ThreadPoolExecutor(4) as pool:
+        responses = list(pool.map(lambda _: api.get("/api/v1/projects/1/results"), range(8)))
+    assert [r.status_code for r in responses] == [200] * 8
+    names = [r["name"] for r in api.get("/api/v1/projects/1/results").json()["results"]]
+    assert names == [f"run{i}" for i in range(1, 8)]
