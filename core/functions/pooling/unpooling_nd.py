@@ -2,6 +2,7 @@
 from kusari.function_node import FunctionNode
 from kusari.functions.pooling import _window
 from kusari.utils.conv import as_tuple, get_conv_outsize, get_deconv_outsize
+from kusari.utils.type_check import InvalidType
 
 
 class UnpoolingND(FunctionNode):
@@ -34,9 +35,10 @@ def unpooling_geometry(fname, x, nd, ksize, stride, pad, outsize, cover_all):
         pooled = tuple(get_conv_outsize(o, k, s, p, cover_all)
                        for o, k, s, p in zip(outsize, ksize, stride, pad))
         if pooled != ins:
-            raise ValueError(f"{fname}: outsize={outsize} pools back to {pooled}, which does not match "
-                             f"x.shape[2:]={ins} (ksize={ksize}, stride={stride}, pad={pad}, "
-                             f"cover_all={cover_all})")
+            # InvalidType is the ValueError Chainer raised here
+            raise InvalidType(None, None, f"{fname}: outsize={outsize} pools back to {pooled}, which does not "
+                              f"match x.shape[2:]={ins} (ksize={ksize}, stride={stride}, pad={pad}, "
+                              f"cover_all={cover_all})")
     return _window.Geometry(outsize, ksize, stride, pad, ins)
 
 
