@@ -150,3 +150,21 @@ def test_conv_nd_names_are_the_nd_im2col():
 def test_memory_layouts_names_load():
     assert kusari.memory_layouts.CUDNN_CHANNEL_FIRST_X is None
     assert kusari.memory_layouts.CUDNN_CHANNEL_LAST_X == "CUDNN_CHANNEL_LAST_X"
+
+
+def test_from_params_builds_links_holding_copies():
+    src = L.Linear(3, 2)
+    lin = L.Linear.from_params(src.W, src.b)
+    assert lin.W.shape == (2, 3) and numpy.array_equal(lin.b.array, src.b.array)
+    assert lin.W.array is not src.W.array
+    assert L.Linear.from_params(src.W.array).b is None
+    conv = L.Convolution2D(4, 6, 3, groups=2)
+    conv2 = L.Convolution2D.from_params(conv.W, conv.b, stride=2, pad=1, groups=2)
+    assert conv2.W.shape == conv.W.shape and conv2.stride == 2 and conv2.pad == 1 and conv2.groups == 2
+    nd = L.ConvolutionND(3, 2, 5, 2)
+    nd2 = L.ConvolutionND.from_params(nd.W, nd.b)
+    assert nd2.ndim == 3 and numpy.array_equal(nd2.W.array, nd.W.array)
+    emb = L.EmbedID.from_params(L.EmbedID(7, 4).W, ignore_label=-1)
+    assert emb.W.shape == (7, 4) and emb.ignore_label == -1
+    with pytest.raises(NotImplementedError, match="DeconvolutionND does not implement from_params"):
+        L.DeconvolutionND.from_params(nd.W)

@@ -29,6 +29,22 @@ class ConvolutionND(Link):
 
     _transposed = False
 
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
+        """A layer holding copies of ``W`` (out_channels, in_channels / groups, *ksize) and ``b`` (arrays or Variables).
+
+        The other arguments are the constructor's (``groups``, ``dilate``, ...).
+        """
+        if cls._transposed:
+            raise NotImplementedError(f"{cls.__name__} does not implement from_params")
+        W = getattr(W, "array", W)
+        b = getattr(b, "array", b)
+        out_channels, in_per_group, *ksize = W.shape
+        args = (in_per_group * kwargs.get("groups", 1), out_channels, tuple(ksize), stride, pad, nobias or b is None)
+        kwargs.update(initialW=W, initial_bias=b)
+        # ConvolutionND itself takes ndim first; Convolution1D/2D/3D fix it
+        return cls(len(ksize), *args, **kwargs) if cls.__init__ is ConvolutionND.__init__ else cls(*args, **kwargs)
+
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
                  initialW=None, initial_bias=None, cover_all=False, dilate=1, groups=1):
         super().__init__()

@@ -14,6 +14,12 @@ class EmbedID(Link):
 
     ignore_label = None
 
+    @classmethod
+    def from_params(cls, W, ignore_label=None):
+        """An EmbedID holding a copy of ``W`` (in_size, out_size) (an array or a Variable)."""
+        W = getattr(W, "array", W)
+        return cls(*W.shape, initialW=W, ignore_label=ignore_label)
+
     def __init__(self, in_size, out_size, initialW=None, ignore_label=None):
         super().__init__()
         self.ignore_label = ignore_label

@@ -21,6 +21,14 @@ class Linear(Link):
         b has shape (out_size,).
     """
 
+    @classmethod
+    def from_params(cls, W, b=None, nobias=False):
+        """A Linear holding copies of ``W`` (out_size, in_size) and ``b`` (out_size,) (arrays or Variables)."""
+        W = getattr(W, "array", W)
+        b = getattr(b, "array", b)
+        out_size, in_size = W.shape
+        return cls(in_size, out_size, nobias or b is None, initialW=W, initial_bias=b)
+
     def __init__(self, in_size, out_size=None, nobias=False, initialW=None, initial_bias=None):
         super().__init__()
         if out_size is None:
