@@ -1,4 +1,5 @@
 """The fused CUDA kernels: every source compiles with nvcc (CPU), and each equals its NumPy twin (GPU)."""
+import ctypes
 import re
 import shutil
 import subprocess
@@ -11,9 +12,10 @@ from kusari import _cuda_kernels
 from kusari.functions.activation import relu, sigmoid, tanh
 from kusari.functions.loss import softmax_cross_entropy as sce
 from kusari.functions.normalization import _standardize
+from kusari.functions.pooling import _window
 from kusari.optimizers import _fused
 
-KERNEL_MODULES = (relu, sigmoid, tanh, sce, _standardize, _fused)
+KERNEL_MODULES = (relu, sigmoid, tanh, sce, _standardize, _window, _fused)
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc (the CUDA toolkit) is not installed")
@@ -23,7 +25,8 @@ def test_every_kernel_compiles_with_nvcc(tmp_path):
     assert {"kusari_relu_fwd", "kusari_relu_grad", "kusari_sigmoid_fwd", "kusari_sigmoid_grad",
             "kusari_tanh_grad", "kusari_softmax_rows_float", "kusari_softmax_ce_grad",
             "kusari_channel_stats_double", "kusari_fused_adam_float",
-            "kusari_fused_momentum_sgd_double"} <= names
+            "kusari_fused_momentum_sgd_double", "kusari_max_pool_2d_float",
+            "kusari_max_pool_2d_grad_double"} <= names
     source = tmp_path / "kernels.cu"
     source.write_text(_cuda_kernels.translation_unit())
     run = subprocess.run(["nvcc", "--ptx", "-arch=compute_80", str(source), "-o", str(tmp_path / "k.ptx")],
@@ -68,6 +71,129 @@ def test_fused_optimizer_path_leaves_cpu_parameters_to_their_rules():
     assert all(p.update_rule is None or p.update_rule.t == 0 for p in params)   # nothing stepped
     opt.update()
     assert all(p.update_rule.t == 1 for p in params)
+
+
+# ---- the RawKernels run on the CPU, one thread per block, compiled by g++: their arithmetic and
+# indexing against NumPy, before any GPU sees them
+
+_EMULATION = r"""
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+using std::exp; using std::fmax; using std::isnan; using std::log; using std::max; using std::min; using std::sqrt;
+struct Dim { unsigned x; };
+extern "C" { Dim blockIdx = {0}, threadIdx = {0}, blockDim = {1}, gridDim = {1}; }
+unsigned char _buf[1 << 16];   // what `extern __shared__` names: one thread's worth suffices
+#define __global__
+#define __shared__
+#define __syncthreads()
+static inline float __int_as_float(unsigned v) { float f; std::memcpy(&f, &v, 4); return f; }
+static inline double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
+"""
+_C_ARGS = {numpy.int64: ctypes.c_longlong, numpy.int32: ctypes.c_int, numpy.float32: ctypes.c_float,
+           numpy.float64: ctypes.c_double}
+
+
+@pytest.fixture(scope="module")
+def emulated(tmp_path_factory):
+    """``launch(kernel, grid, args)``: a RawKernel run block by block on the CPU (args as for CuPy)."""
+    if shutil.which("g++") is None:
+        pytest.skip("g++ is not installed")
+    folder = tmp_path_factory.mktemp("emulated")
+    raws = [k for k in _cuda_kernels.registered() if isinstance(k, _cuda_kernels.Raw)]
+    (folder / "k.cpp").write_text(_EMULATION + "\n".join(k.code for k in raws))
+    subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-o", str(folder / "k.so"), str(folder / "k.cpp")],
+                   check=True)
+    lib = ctypes.CDLL(str(folder / "k.so"))
+    block = ctypes.c_uint.in_dll(lib, "blockIdx")
+
+    def launch(kernel, grid, args):
+        fn = getattr(lib, kernel.name)
+        fn.argtypes = [ctypes.c_void_p if isinstance(a, numpy.ndarray) else _C_ARGS[type(a)] for a in args]
+        values = [a.ctypes.data if isinstance(a, numpy.ndarray) else a for a in args]
+        for b in range(grid):
+            block.value = b
+            fn(*values)
+    return launch
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_emulated_softmax_rows_and_channel_stats_match_numpy(emulated, dtype):
+    rng = numpy.random.default_rng(5)
+    x = (rng.standard_normal((4, 7)) * 20).astype(dtype)
+    y, lse = numpy.empty_like(x), numpy.empty((4, 1), dtype)
+    emulated(sce.softmax_rows_kernels[dtype], 4, (x, y, lse, numpy.int64(7)))
+    m = x.max(axis=1, keepdims=True)
+    ref = m + numpy.log(numpy.exp(x - m).sum(axis=1, keepdims=True))
+    numpy.testing.assert_allclose(lse, ref, rtol=1e-6)
+    numpy.testing.assert_allclose(y, numpy.exp(x - ref), rtol=1e-5, atol=1e-30)
+    x = (rng.standard_normal((3, 5, 2, 4)) * 3 + 1).astype(dtype)
+    mean, var = numpy.empty(5, dtype), numpy.empty(5, dtype)
+    emulated(_standardize.channel_stats_kernels[dtype], 5, (x, mean, var, numpy.int64(3), numpy.int64(5),
+                                                            numpy.int64(8)))
+    numpy.testing.assert_allclose(mean, x.mean(axis=(0, 2, 3)), rtol=1e-5)
+    numpy.testing.assert_allclose(var, x.var(axis=(0, 2, 3)), rtol=1e-5)
+
+
+@pytest.mark.parametrize("ksize, stride, pad, cover_all", [(2, 2, 0, False), (3, 2, 1, True), (3, 1, 1, False),
+                                                            (2, 3, 1, True), (3, 1, 2, False)])
+def test_emulated_max_pooling_matches_window_max_and_scatter(emulated, ksize, stride, pad, cover_all):
+    rng = numpy.random.default_rng(6)
+    x = rng.standard_normal((2, 3, 7, 6)).astype(numpy.float32)
+    x[0, 0, 1, 1] = numpy.nan
+    x[1, 2, :3, :3] = -numpy.inf
+    geom = _window.pooling_geometry("max_pooling_2d", x, 2, ksize, stride, pad, cover_all)
+    y_ref, idx_ref = _window.window_max(x, geom)
+    y, idx = numpy.empty_like(y_ref), numpy.empty(y_ref.shape, numpy.int64)
+    forward, grad = _window.max_pool_2d_kernels["float32"]
+    emulated(forward, 1, (x, y, idx, numpy.int64(y.size)) + _window._geometry_args(geom))
+    numpy.testing.assert_array_equal(y, y_ref)
+    numpy.testing.assert_array_equal(idx, idx_ref)
+    g = rng.standard_normal(y.shape).astype(numpy.float32)
+    gx = numpy.empty_like(x)
+    emulated(grad, 1, (g, idx, gx, numpy.int64(gx.size)) + _window._geometry_args(geom))
+    numpy.testing.assert_allclose(gx, _window.window_scatter(g, geom, idx_ref), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("name, kwargs", [("Adam", {"weight_decay_rate": 0.01, "eta": 0.5}), ("Adam", {}),
+                                          ("MomentumSGD", {"lr": 0.1})])
+def test_emulated_fused_updates_match_the_rules(emulated, name, kwargs):
+    shapes = [(3, 4), (0,), (5,), ()]
+    rng = numpy.random.default_rng(7)
+    params = [kusari.Parameter(rng.standard_normal(s).astype(numpy.float32)) for s in shapes]
+    copy_of = {id(p): p.array.copy() for p in params}   # what the fused kernel updates
+    opt = getattr(kusari.optimizers, name)(**kwargs)
+    link = kusari.Link()
+    with link.init_scope():
+        for i, p in enumerate(params):
+            setattr(link, f"p{i}", p)
+    opt.setup(link)
+    ordered = list(link.params())
+    state = {}
+    for step in range(3):
+        grads = [rng.standard_normal(p.shape).astype(numpy.float32) for p in ordered]
+        for p, gr in zip(ordered, grads):
+            p.grad = gr
+        opt.update()   # the rules, on NumPy
+        # the fused kernel on the copies, with the same step count and its own state
+        names = ("m", "v") if name == "Adam" else ("v",)
+        for p in ordered:
+            state.setdefault(id(p), [numpy.zeros_like(p.array) for _ in names])
+        table = numpy.array([a.ctypes.data for p, gr in zip(ordered, grads)
+                             for a in (copy_of[id(p)], gr, *state[id(p)])], numpy.uint64)
+        offsets = numpy.cumsum([0] + [p.size for p in ordered], dtype=numpy.int64)
+        f = numpy.float32
+        hp = opt.hyperparam
+        if name == "Adam":
+            rule = ordered[0].update_rule
+            scalars = (f(hp.beta1), f(hp.beta2), f(hp.eps), f(rule.alpha_t), f(hp.weight_decay_rate), f(hp.eta))
+            kernel = _fused.adam_kernels["float32"]
+        else:
+            scalars = (f(hp.lr), f(hp.momentum))
+            kernel = _fused.momentum_sgd_kernels["float32"]
+        emulated(kernel, 1, (table, offsets, numpy.int32(len(ordered)), numpy.int64(offsets[-1])) + scalars)
+    for p in ordered:
+        numpy.testing.assert_allclose(copy_of[id(p)], p.array, rtol=1e-6, atol=1e-7)
 
 
 # ---- on the GPU: each kernel against its NumPy twin
@@ -139,6 +265,25 @@ def test_channel_stats_kernel_matches_numpy(shape):
     axes = (0,) + tuple(range(2, x.ndim))
     numpy.testing.assert_allclose(mean.get(), x.mean(axis=axes), rtol=1e-12)
     numpy.testing.assert_allclose(var.get(), x.var(axis=axes), rtol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("ksize, stride, pad, cover_all", [(2, 2, 0, False), (3, 2, 1, True), (3, 1, 1, False),
+                                                            (2, 3, 1, True)])
+def test_max_pooling_kernels_match_numpy(ksize, stride, pad, cover_all):
+    cupy = _cupy()
+    rng = numpy.random.default_rng(4)
+    x = rng.standard_normal((2, 3, 7, 6)).astype(numpy.float32)
+    x[0, 0, 1, 1] = numpy.nan
+    x[1, 2, :2, :2] = -numpy.inf
+    geom = _window.pooling_geometry("max_pooling_2d", x, 2, ksize, stride, pad, cover_all)
+    y_ref, idx_ref = _window.window_max(x, geom)            # NumPy: the reference
+    y, idx = _window.window_max(cupy.asarray(x), geom)      # the fused kernel
+    numpy.testing.assert_array_equal(y.get(), y_ref)
+    numpy.testing.assert_array_equal(idx.get(), idx_ref)
+    g = rng.standard_normal(y_ref.shape).astype(numpy.float32)
+    gx = _window.window_scatter(cupy.asarray(g), geom, idx).get()
+    numpy.testing.assert_allclose(gx, _window.window_scatter(g, geom, idx_ref), rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.gpu

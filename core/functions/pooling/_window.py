@@ -19,9 +19,103 @@ import itertools
 import numpy
 
 from kusari import backend, onednn, utils
+from kusari._cuda_kernels import Raw, block_count
 from kusari.function_node import FunctionNode
 from kusari.onednn import pooling as onednn_pooling_kernels
 from kusari.utils.conv import as_tuple, get_conv_outsize
+
+# 2-D max pooling on the GPU, one thread per output (forward) or per input position (backward),
+# where window_max and window_scatter run two or three CuPy launches per window offset. The forward
+# keeps window_max's rules: padding is -inf, a NaN wins at its first position, the index is the first
+# maximal offset, a window wholly in the padding gives 0 and index 0. The backward gathers, so each
+# input sums its gradients in a fixed order (deterministic, unlike atomics).
+_MAX_POOL = """
+extern "C" __global__ void kusari_max_pool_2d_{T}(const {T}* x, {T}* y, long long* idx, long long total,
+    long long h, long long w, long long oh, long long ow, long long kh, long long kw,
+    long long sh, long long sw, long long ph, long long pw) {{
+  const {T} neg_inf = {NEG_INF};
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {{
+    const long long ox = i % ow, oy = (i / ow) % oh;
+    const {T}* plane = x + (i / (ow * oh)) * h * w;
+    const long long y0 = oy * sh - ph, x0 = ox * sw - pw;
+    {T} m = neg_inf;
+    bool real = false;
+    for (long long t = 0; t < kh * kw; ++t) {{
+      const long long iy = y0 + t / kw, ix = x0 + t % kw;
+      const bool inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
+      const {T} v = inside ? plane[iy * w + ix] : neg_inf;
+      real |= inside;
+      if (isnan(v) || v > m) m = isnan(m) ? m : v;
+    }}
+    long long first = kh * kw - 1;
+    for (long long t = 0; t < kh * kw - 1; ++t) {{
+      const long long iy = y0 + t / kw, ix = x0 + t % kw;
+      const bool inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
+      const {T} v = inside ? plane[iy * w + ix] : neg_inf;
+      if (v == m || isnan(v)) {{ first = t; break; }}
+    }}
+    y[i] = real ? m : ({T})0;
+    idx[i] = real ? first : 0;
+  }}
+}}
+"""
+_MAX_POOL_GRAD = """
+extern "C" __global__ void kusari_max_pool_2d_grad_{T}(const {T}* g, const long long* idx, {T}* gx,
+    long long total, long long h, long long w, long long oh, long long ow, long long kh, long long kw,
+    long long sh, long long sw, long long ph, long long pw) {{
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {{
+    const long long ix = i % w, iy = (i / w) % h, nc = i / (w * h);
+    const long long oy_lo = max(0LL, (iy + ph - kh + sh) / sh), ox_lo = max(0LL, (ix + pw - kw + sw) / sw);
+    const long long oy_hi = min(oh - 1, (iy + ph) / sh), ox_hi = min(ow - 1, (ix + pw) / sw);
+    {T} acc = 0;
+    for (long long oy = oy_lo; oy <= oy_hi; ++oy)
+      for (long long ox = ox_lo; ox <= ox_hi; ++ox) {{
+        const long long o = (nc * oh + oy) * ow + ox;
+        if (idx[o] == (iy - (oy * sh - ph)) * kw + (ix - (ox * sw - pw))) acc += g[o];
+      }}
+    gx[i] = acc;
+  }}
+}}
+"""
+_NEG_INF = {"float": "__int_as_float(0xff800000)", "double": "__longlong_as_double(0xfff0000000000000LL)"}
+max_pool_2d_kernels = {
+    d: (Raw(f"kusari_max_pool_2d_{t}", _MAX_POOL.format(T=t, NEG_INF=_NEG_INF[t])),
+        Raw(f"kusari_max_pool_2d_grad_{t}", _MAX_POOL_GRAD.format(T=t)))
+    for d, t in (("float32", "float"), ("float64", "double"))}
+
+
+def _fused_2d(x, geom) -> bool:
+    """Whether the fused 2-D kernels take ``x``: a float32/float64 GPU array with two spatial axes."""
+    return len(geom.dims) == 2 and backend.is_gpu_array(x) and x.dtype.name in max_pool_2d_kernels
+
+
+def _geometry_args(geom):
+    (h, w), (oh, ow), (kh, kw), (sh, sw), (ph, pw) = geom.dims, geom.outs, geom.ksize, geom.stride, geom.pad
+    return tuple(numpy.int64(v) for v in (h, w, oh, ow, kh, kw, sh, sw, ph, pw))
+
+
+def max_pool_2d_gpu(x, geom):
+    """``window_max`` of a 2-D GPU ``x`` (N, C, H, W) in one launch: ``(y, indexes)`` (N, C, *outs)."""
+    import cupy
+    x = cupy.ascontiguousarray(x)
+    y = cupy.empty(x.shape[:2] + geom.outs, x.dtype)
+    indexes = cupy.empty(y.shape, numpy.int64)
+    max_pool_2d_kernels[x.dtype.name][0]((block_count(y.size),), (256,),
+                                         (x, y, indexes, numpy.int64(y.size)) + _geometry_args(geom))
+    return y, indexes
+
+
+def max_pool_2d_grad_gpu(g, geom, indexes):
+    """``window_scatter`` of a 2-D GPU ``g`` (N, C, *outs) by ``indexes`` in one launch: (N, C, *dims)."""
+    import cupy
+    g = cupy.ascontiguousarray(g)
+    indexes = cupy.ascontiguousarray(indexes, numpy.int64)
+    gx = cupy.empty(g.shape[:2] + geom.dims, g.dtype)
+    max_pool_2d_kernels[g.dtype.name][1]((block_count(gx.size),), (256,),
+                                         (g, indexes, gx, numpy.int64(gx.size)) + _geometry_args(geom))
+    return gx
 
 
 class Geometry:
@@ -178,6 +272,8 @@ def select(mask, g, out=None):
 
 
 def window_scatter(g, geom, indexes):
+    if _fused_2d(g, geom):
+        return max_pool_2d_grad_gpu(g, geom, indexes)
     return geom.scatter(g, lambda flat, out: select(indexes == flat, g, out))
 
 
@@ -190,6 +286,8 @@ def window_max(x, geom):
     position is the index. Padding never wins; a window lying entirely in the padding gives 0 (its
     index points into the padding, so it passes no gradient).
     """
+    if _fused_2d(x, geom):
+        return max_pool_2d_gpu(x, geom)
     xp = backend.get_array_module(x)
     patches = geom.patches(x, pad_value=-numpy.inf)
     views = [patches[(Ellipsis,) + offset] for _, offset in geom.taps()]
