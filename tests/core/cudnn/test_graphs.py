@@ -39,6 +39,23 @@ def test_convolution_graphs_validate(dtype, x_shape, k, stride, pad, dilate, gro
         assert tensors[role].get_dim() == list(out.shape), op
 
 
+@pytest.mark.parametrize("groups", [1, 2])
+def test_3d_convolution_graphs_validate(groups):
+    lib = _lib()
+    x = numpy.zeros((2, 4, 5, 6, 7), numpy.float32)
+    w = numpy.zeros((6, 4 // groups, 3, 3, 3), numpy.float32)
+    geometry = ((1, 2, 1), (1, 1, 0), (1, 1, 0), (1, 1, 2))
+    outs = tuple(conv.get_conv_outsize(d, 3, s, p, False, dl) for d, s, p, dl in
+                 zip(x.shape[2:], geometry[0], geometry[1], geometry[3]))
+    y = numpy.zeros((2, 6) + outs, numpy.float32)
+    for op, inputs, role, out in (("conv_fprop", {"x": x, "w": w}, "y", y),
+                                  ("conv_dgrad", {"dy": y, "w": w}, "dx", x),
+                                  ("conv_wgrad", {"x": x, "dy": y}, "dw", w)):
+        graph, tensors = cudnn_convolution.describe(lib, op, inputs, role, out, geometry)
+        graph.validate()
+        assert tensors[role].get_dim() == list(out.shape), op
+
+
 def test_channels_last_input_is_described_by_its_strides():
     lib = _lib()
     x = numpy.zeros((2, 9, 9, 16), numpy.float32).transpose(0, 3, 1, 2)
