@@ -330,13 +330,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
         """
         exp_batch = batch_experiences(experiences, self.device, self.phi, self.gamma,
                                       batch_states=self.batch_states)
-        weights = None
-        if "weight" in experiences[0][0]:
-            if not isinstance(self.replay_buffer, PrioritizedReplayBuffer):
-                raise TypeError(f"{type(self).__name__}: weighted experiences come from a "
-                                f"{type(self.replay_buffer).__name__}, not a PrioritizedReplayBuffer")
-            weights = backend.to_device(
-                self.device, numpy.asarray([e[0]["weight"] for e in experiences], numpy.float32))
+        weights = self._importance_weights(experiences)
         target = self._compute_target_values(exp_batch)
         self.optimizer.target.cleargrads()
         y, loss = _loss_and_gradients(self.model, exp_batch["state"], exp_batch["action"], target,
@@ -350,6 +344,20 @@ class DQN(AttributeSavingMixin, BatchAgent):
                 errors_out[:] = errors
             if weights is not None:
                 self.replay_buffer.update_errors(errors)
+        self._apply_gradients()
+
+    def _importance_weights(self, experiences: list[list[dict[str, Any]]]):
+        """The B importance weights of prioritized replay on the device, or None without them."""
+        if "weight" not in experiences[0][0]:
+            return None
+        if not isinstance(self.replay_buffer, PrioritizedReplayBuffer):
+            raise TypeError(f"{type(self).__name__}: weighted experiences come from a "
+                            f"{type(self.replay_buffer).__name__}, not a PrioritizedReplayBuffer")
+        return backend.to_device(
+            self.device, numpy.asarray([e[0]["weight"] for e in experiences], numpy.float32))
+
+    def _apply_gradients(self) -> None:
+        """Clip the model's gradients to ``max_grad_norm`` (if set) and take the optimizer's step."""
         if self.max_grad_norm is not None:
             optimizer_hooks.GradientClipping(self.max_grad_norm)(self.optimizer)
         self.optimizer.update()
