@@ -175,7 +175,8 @@ def tensor(lib, graph, array=None, shape=None, dtype=None):
 
 
 class Plan:
-    """A built graph, its tensors by role, the plan index to run and the workspace it needs."""
+    """A built graph, its tensors by role, the plan index to run (None: the plan the heuristics' build
+    chose) and the workspace it needs."""
 
     __slots__ = ("graph", "tensors", "index", "workspace")
 
@@ -188,7 +189,10 @@ class Plan:
         pack = {self.tensors[role]: (a.ctypes.data if isinstance(a, numpy.ndarray) else a.data.ptr)
                 for role, a in arrays.items()}
         workspace = cupy.empty(max(self.workspace, 1), numpy.uint8)
-        self.graph.execute_plan_at_index(pack, workspace.data.ptr, self.index, handle=handle(lib))
+        if self.index is None:
+            self.graph.execute(pack, workspace.data.ptr, handle=handle(lib))
+        else:
+            self.graph.execute_plan_at_index(pack, workspace.data.ptr, self.index, handle=handle(lib))
 
 
 def build(lib, graph, tensors, switches, dtype, time_with=None) -> Plan:
@@ -204,8 +208,8 @@ def build(lib, graph, tensors, switches, dtype, time_with=None) -> Plan:
         graph.deselect_numeric_notes([lib.numerical_note.TENSOR_CORE])
     graph.check_support()
     if not autotune or time_with is None:
-        graph.build_plans()
-        return Plan(graph, tensors, 0, graph.get_workspace_size_plan_at_index(0))
+        graph.build_plans()   # the first candidate that builds, which execute() then runs
+        return Plan(graph, tensors, None, graph.get_workspace_size())
     graph.build_plans(lib.build_plan_policy.ALL)
     return _fastest(lib, graph, tensors, time_with)
 

@@ -207,7 +207,8 @@ def test_build_filters_engines_by_the_switches(switches, dtype, deselected):
     assert names[:3] == ["validate", "build_operation_graph", "create_execution_plans"]
     assert graph.calls[2][1] == ["A", "FALLBACK"]       # heuristics mode A, then the fallback list
     assert [list(c[1]) for c in graph.calls if c[0] == "deselect_numeric_notes"] == deselected
-    assert names.index("check_support") < names.index("build_plans") and plan.index == 0
+    assert names.index("check_support") < names.index("build_plans") and plan.index is None
+    assert names[-1] == "get_workspace_size"     # of the plan the build chose
 
 
 def test_autotune_builds_every_plan_and_keeps_the_fastest(monkeypatch):
