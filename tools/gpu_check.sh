@@ -101,7 +101,13 @@ grep "GPU:" "$log"
 "$PYTHON" -m pip install -q --no-index --no-deps --no-build-isolation -e . >>"$log" 2>&1 \
     || { say "FAILED: pip could not install kusari (see $log)"; exit 1; }
 
-# 4. the stages
+# 4. the stages (in parallel where pytest-xdist is installed)
+parallel=()
+if "$PYTHON" -c "import xdist" 2>/dev/null; then
+    parallel=(-n "$workers")
+else
+    say "pytest-xdist is not installed: the stages run in one process"
+fi
 count() { grep -oE "[0-9]+ $1" <<<"$line" | grep -oE '[0-9]+' || echo 0; }   # from pytest's last line
 printf 'stage\tpassed\tfailed\tskipped\terrors\tseconds\tstatus\n' >"$summary"
 : >"$out/failures.txt"
@@ -124,7 +130,7 @@ for stage in "${stages[@]}"; do
     fi
     say "stage $name (budget ${budget}s): pytest -m gpu $args $*"
     # shellcheck disable=SC2086  # $args holds several words on purpose
-    timeout "$budget" "$PYTHON" -m pytest -m gpu -n "$workers" -q -rfE -p no:cacheprovider $args "$@" \
+    timeout "$budget" "$PYTHON" -m pytest -m gpu "${parallel[@]}" -q -rfE -p no:cacheprovider $args "$@" \
         >"$stage_log" 2>&1
     status=$?
     cat "$stage_log" >>"$log"
