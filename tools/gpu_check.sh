@@ -130,7 +130,7 @@ for stage in "${stages[@]}"; do
     fi
     say "stage $name (budget ${budget}s): pytest -m gpu $args $*"
     # shellcheck disable=SC2086  # $args holds several words on purpose
-    timeout "$budget" "$PYTHON" -m pytest -m gpu "${parallel[@]}" -q -rfE -p no:cacheprovider $args "$@" \
+    timeout "$budget" "$PYTHON" -m pytest -m gpu ${parallel[@]+"${parallel[@]}"} -q -rfE -p no:cacheprovider $args "$@" \
         >"$stage_log" 2>&1
     status=$?
     cat "$stage_log" >>"$log"
