@@ -50,9 +50,9 @@ class Elementwise:
                 self.in_params, self.out_params, self.operation, self.name, preamble=self.preamble)
         return kernel(*args, **kwargs)
 
-    def cuda_source(self) -> str:
-        """A stand-alone CUDA function with this body, templated on the signature's type letters:
-        what CuPy generates, with plain pointers in place of CuPy's CArray and index types."""
+    def signature(self):
+        """``(letters, args, loads)``: the template's type letters, the C parameters (every array and
+        scalar as a pointer) and the per-element loads that bind the names the body uses."""
         params = _params(self.in_params, self.name) + _params(self.out_params, self.name)
         n_in = len(_params(self.in_params, self.name))
         letters = sorted({t for _, t, _ in params if t not in _C_TYPES})
@@ -66,17 +66,24 @@ class Elementwise:
                 args.append(f"{const}{ctype}* _raw_{name}")
                 loads.append(f"{const}{ctype}& {name} = _raw_{name}[i];" if k >= n_in
                              else f"const {ctype} {name} = _raw_{name}[i];")
+        return letters, args, loads
+
+    def cuda_source(self) -> str:
+        """A stand-alone CUDA function with this body, templated on the signature's type letters:
+        what CuPy generates, with plain pointers in place of CuPy's CArray and index types."""
+        letters, args, loads = self.signature()
         template = f"template <{', '.join('typename ' + t for t in letters)}>\n" if letters else ""
         return (f"{self.preamble}\n{template}__global__ void {self.name}({', '.join(args)}, long long _n) {{\n"
                 f"  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < _n;\n"
                 f"       i += (long long)gridDim.x * blockDim.x) {{\n"
                 f"    {' '.join(loads)}\n    {self.operation};\n  }}\n}}\n"
                 + "".join(f"template __global__ void {self.name}<{', '.join([c] * len(letters))}>"
-                          f"({', '.join(_instantiated(a, letters, c) for a in args)}, long long);\n"
+                          f"({', '.join(instantiated(a, letters, c) for a in args)}, long long);\n"
                           for c in (("float", "double") if letters else ())))
 
 
-def _instantiated(arg: str, letters: list, ctype: str) -> str:
+def instantiated(arg: str, letters: list, ctype: str) -> str:
+    """The type of parameter ``arg`` with every type letter replaced by ``ctype``."""
     typ = arg.rpartition(" ")[0]     # the parameter's type, without its name
     return re.sub(r"\b(" + "|".join(letters) + r")\b", ctype, typ)
 

@@ -100,14 +100,29 @@ def emulated(tmp_path_factory):
     if shutil.which("g++") is None:
         pytest.skip("g++ is not installed")
     folder = tmp_path_factory.mktemp("emulated")
-    raws = [k for k in _cuda_kernels.registered() if isinstance(k, _cuda_kernels.Raw)]
-    (folder / "k.cpp").write_text(_EMULATION + "\n".join(k.code for k in raws))
+    kernels = _cuda_kernels.registered()
+    # each Elementwise instantiation behind an extern "C" entry taking its arrays as void pointers
+    wrappers = []
+    for i, k in enumerate(kernels):
+        if isinstance(k, _cuda_kernels.Elementwise):
+            letters, args, _ = k.signature()
+            for c in ("float", "double"):
+                casts = ", ".join(f"({_cuda_kernels.instantiated(a, letters, c)})p[{j}]" for j, a in enumerate(args))
+                wrappers.append(f'extern "C" void emu_{k.name}_{c}(void** p, long long n) '
+                                f'{{ k{i}::{k.name}<{", ".join([c] * len(letters))}>({casts}, n); }}')
+    source = _cuda_kernels.translation_unit(kernels).replace("#include <cuda_fp16.h>", "")
+    (folder / "k.cpp").write_text(_EMULATION + source + "\n".join(wrappers))
     subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-o", str(folder / "k.so"), str(folder / "k.cpp")],
                    check=True)
     lib = ctypes.CDLL(str(folder / "k.so"))
     block = ctypes.c_uint.in_dll(lib, "blockIdx")
 
     def launch(kernel, grid, args):
+        if isinstance(kernel, _cuda_kernels.Elementwise):   # args: arrays of one size, outputs last
+            fn = getattr(lib, f"emu_{kernel.name}_{'double' if args[0].dtype == numpy.float64 else 'float'}")
+            pointers = (ctypes.c_void_p * len(args))(*[a.ctypes.data for a in args])
+            fn(pointers, ctypes.c_longlong(args[-1].size))
+            return
         fn = getattr(lib, kernel.name)
         fn.argtypes = [ctypes.c_void_p if isinstance(a, numpy.ndarray) else _C_ARGS[type(a)] for a in args]
         values = [a.ctypes.data if isinstance(a, numpy.ndarray) else a for a in args]
@@ -115,6 +130,33 @@ def emulated(tmp_path_factory):
             block.value = b
             fn(*values)
     return launch
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_emulated_elementwise_kernels_match_numpy(emulated, dtype):
+    rng = numpy.random.default_rng(8)
+    x, gy = (rng.standard_normal(40).astype(dtype) for _ in range(2))
+    x[:3] = 0
+    y_relu, y_sig, y_tanh = numpy.maximum(x, 0), 1 / (1 + numpy.exp(-x)), numpy.tanh(x)
+
+    def run(kernel, *inputs):
+        out = numpy.empty_like(inputs[0])
+        emulated(kernel, 1, (*inputs, out))
+        return out
+    rtol = 1e-6 if dtype == numpy.float32 else 1e-13
+    numpy.testing.assert_allclose(run(relu.relu_forward_kernel, x), y_relu, rtol=rtol)
+    numpy.testing.assert_allclose(run(relu.relu_grad_kernel, y_relu, gy), gy * (x > 0), rtol=rtol)
+    numpy.testing.assert_allclose(run(sigmoid.sigmoid_forward_kernel, x), y_sig, rtol=rtol)
+    numpy.testing.assert_allclose(run(sigmoid.sigmoid_grad_kernel, y_sig, gy), gy * y_sig * (1 - y_sig), rtol=rtol)
+    numpy.testing.assert_allclose(run(tanh.tanh_grad_kernel, y_tanh, gy), gy * (1 - y_tanh ** 2), rtol=rtol)
+    # the label gradient over (N, C) = (5, 8): raw g and index read per row, n_class per element here
+    y = rng.random((5, 8)).astype(dtype)
+    g = rng.standard_normal(5).astype(dtype)
+    t = numpy.array([0, 7, 3, 3, 5])
+    index = (t + numpy.arange(5) * 8).astype(dtype)   # the wrapper instantiates I as T
+    gx = numpy.empty_like(y)
+    emulated(sce.label_grad_kernel, 1, (y, g, index, numpy.full(40, 8, numpy.int64), gx))
+    numpy.testing.assert_allclose(gx, (y - numpy.eye(8, dtype=dtype)[t]) * g[:, None], rtol=rtol)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
