@@ -50,6 +50,15 @@ from a pool of 64 one-step transitions (``state``, ``action``, ``reward``, ``nex
 - ``ddpg_updates.npz``: ``DDPG`` with soft target updates after every update (as PFRL's observe does
   with ``target_update_interval=1``); per update ``critic_loss`` and ``actor_loss``.
 
+and, from a generator of their own (seed 51):
+
+- ``categorical_dqn.npz``, ``categorical_double_dqn.npz``: ``CategoricalDQN`` /
+  ``CategoricalDoubleDQN`` on ``DistributionalFCStateQFunctionWithDiscreteAction(3, 2, 11 atoms in
+  [-3, 3], [8])`` with a differing target network, after ``agent.update(experiences)`` on 6
+  experiences of 1 to 3 steps (SGD lr 0.1, ``max_grad_norm`` below the gradient's norm); the
+  projected target distributions ``target_dist`` (6, 11), ``average_q``, ``average_loss``,
+  ``grad_norm``.
+
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
 """
@@ -488,9 +497,55 @@ def ddpg_updates_case():
                         **run_updates(agent, nets, arrays, rows, after_update))
 
 
+def categorical_dqn_cases():
+    global rng
+    rng = np.random.RandomState(51)  # its own draws, so that it is written alone or after the others
+    torch.manual_seed(51)
+    n_atoms, v_min, v_max = 11, -3.0, 3.0
+
+    def make_q():
+        return q_functions.DistributionalFCStateQFunctionWithDiscreteAction(
+            OBS, 2, n_atoms, v_min, v_max, HIDDEN, 1)
+
+    q = randomize_biases(make_q())
+    init = copy.deepcopy(q.state_dict())
+    # far enough from the model that the two choose different next actions (Double's target differs);
+    # the atoms (a buffer) stay where they are
+    target = {k: v if k == "z_values" else v + torch.from_numpy(rng.normal(0, 1, v.shape).astype(np.float32))
+              for k, v in init.items()}
+    arrays = random_experiences([1, 2, 3, 3, 2, 1], [False, True, False, True, False, False],
+                                lambda: rng.randint(0, 2))
+    max_grad_norm = 0.3
+    target_dists = []
+    for cls, name in ((agents.CategoricalDQN, "categorical_dqn"),
+                      (agents.CategoricalDoubleDQN, "categorical_double_dqn")):
+        model = make_q()
+        model.load_state_dict(init)
+        agent = cls(model, sgd(model), replay_buffers.ReplayBuffer(100), GAMMA, explorers.Greedy(),
+                    replay_start_size=BATCH, minibatch_size=BATCH, target_update_interval=100,
+                    batch_accumulator="mean", max_grad_norm=max_grad_norm)
+        agent.target_model.load_state_dict(target)
+        experiences = build_experiences(arrays, discrete=True)
+        exp_batch = batch_experiences(experiences, agent.device, agent.phi, agent.gamma)
+        probe = copy.deepcopy(agent)
+        norm = grad_l2_norm(probe.model, probe._compute_loss(exp_batch))
+        assert norm > max_grad_norm, (name, norm)
+        with torch.no_grad():
+            target_dist = agent._compute_target_values(exp_batch).numpy()
+        target_dists.append(target_dist)
+        fixture = dict(export("init", q), **export("init_target", agent.target_model), **arrays)
+        agent.update(experiences)
+        stats = dict(agent.get_statistics())
+        np.savez(out + f"/{name}.npz", **fixture, **export("after", agent.model), gamma=GAMMA,
+                 n_atoms=n_atoms, v_min=v_min, v_max=v_max, max_grad_norm=max_grad_norm,
+                 grad_norm=norm, target_dist=target_dist, average_q=stats["average_q"],
+                 average_loss=stats["average_loss"])
+    assert np.abs(target_dists[0] - target_dists[1]).max() > 0.1, "Double's target equals DQN's"
+
+
 CASES = {"nstep": nstep_case, "dqn": dqn_cases, "ppo": ppo_case, "ddpg": ddpg_case, "td3": td3_case,
          "sac_updates": sac_updates_case, "td3_updates": td3_updates_case,
-         "ddpg_updates": ddpg_updates_case}
+         "ddpg_updates": ddpg_updates_case, "categorical_dqn": categorical_dqn_cases}
 for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
     CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)

@@ -13,6 +13,7 @@ import numpy
 import pytest
 from kusari import optimizers
 from kusari.rl import explorers, nn, policies, q_functions, replay_buffers
+from kusari.rl.agents.categorical_dqn import CategoricalDoubleDQN, CategoricalDQN
 from kusari.rl.agents.ddpg import DDPG
 from kusari.rl.agents.double_dqn import DoubleDQN
 from kusari.rl.agents.dqn import DQN
@@ -126,6 +127,28 @@ def test_dqn_update_matches_pfrl(name, agent_class, make_optimizer):
                         target_update_interval=100, clip_delta=True, batch_accumulator="mean",
                         max_grad_norm=float(fx["max_grad_norm"]))
     load_params(agent.target_model, fx, "init_target")
+    agent.update(experiences(fx, discrete=True))
+    assert_params(agent.model, fx, "after")
+    assert_statistics(agent, fx, ("average_q", "average_loss"))
+
+
+@pytest.mark.parametrize("name, agent_class", [
+    ("categorical_dqn", CategoricalDQN),
+    ("categorical_double_dqn", CategoricalDoubleDQN),
+])
+def test_categorical_dqn_update_matches_pfrl(name, agent_class):
+    fx = load_fixture(name)
+    assert fx["grad_norm"] > fx["max_grad_norm"]  # the fixture exercises the clipping
+    q = q_functions.DistributionalFCStateQFunctionWithDiscreteAction(
+        OBS, 2, int(fx["n_atoms"]), float(fx["v_min"]), float(fx["v_max"]), HIDDEN, 1)
+    load_params(q, fx, "init")
+    batch_size = len(fx["exp_len"])
+    agent = agent_class(q, sgd(q), replay_buffers.ReplayBuffer(100), float(fx["gamma"]), explorers.Greedy(),
+                        replay_start_size=batch_size, minibatch_size=batch_size, target_update_interval=100,
+                        batch_accumulator="mean", max_grad_norm=float(fx["max_grad_norm"]))
+    load_params(agent.target_model, fx, "init_target")
+    exp_batch = batch_experiences(experiences(fx, discrete=True), None, agent.phi, agent.gamma)
+    numpy.testing.assert_allclose(agent._target_distribution(exp_batch), fx["target_dist"], rtol=RTOL, atol=ATOL)
     agent.update(experiences(fx, discrete=True))
     assert_params(agent.model, fx, "after")
     assert_statistics(agent, fx, ("average_q", "average_loss"))
