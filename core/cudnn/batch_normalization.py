@@ -29,25 +29,26 @@ def _scalar(lib, graph):
                         is_pass_by_value=True)
 
 
-def _training_plan(lib, x4):
-    """The cached training graph of ``x4`` (N, C, H, W), parameters of its dtype; None if refused."""
+def _training_plan(lib, x4, param_dtype):
+    """The cached training graph of ``x4`` (N, C, H, W) with scale and bias of ``param_dtype``; None if refused."""
     switches = cudnn.flags()
-    key = cudnn.graph_key("batchnorm", (x4,), (), switches)
+    key = cudnn.graph_key("batchnorm", (x4,), (numpy.dtype(param_dtype).name,), switches)
 
     def make():
-        graph, t = describe_training(lib, x4, cudnn.handle(lib))
+        graph, t = describe_training(lib, x4, cudnn.handle(lib), param_dtype)
         return cudnn.build(lib, graph, t, switches, x4.dtype)
 
     return cudnn.plan_for(lib, key, make)
 
 
-def describe_training(lib, x4, cudnn_handle=None):
-    """The training graph of arrays shaped like ``x4`` (N, C, H, W) and its tensors by role."""
+def describe_training(lib, x4, cudnn_handle=None, param_dtype=None):
+    """The training graph of arrays shaped like ``x4`` (N, C, H, W), scale and bias of ``param_dtype``
+    (default: x's; float32 with a float16 x under mixed16), and its tensors by role."""
     c = x4.shape[1]
     graph = cudnn.new_graph(lib, x4.dtype, cudnn_handle)
     t = {"x": cudnn.tensor(lib, graph, x4)}
     for role in ("scale", "bias", "in_mean", "in_var"):
-        dtype = x4.dtype if role in ("scale", "bias") else numpy.float32
+        dtype = (param_dtype or x4.dtype) if role in ("scale", "bias") else numpy.float32
         t[role] = cudnn.tensor(lib, graph, shape=(1, c, 1, 1), dtype=dtype)
     t["eps"], t["momentum"] = _scalar(lib, graph), _scalar(lib, graph)
     outs = graph.batchnorm(input=t["x"], scale=t["scale"], bias=t["bias"], in_running_mean=t["in_mean"],
@@ -58,11 +59,12 @@ def describe_training(lib, x4, cudnn_handle=None):
     return graph, t
 
 
-def supports_training(lib, x, eps) -> bool:
+def supports_training(lib, x, eps, param_dtype=None) -> bool:
     """Whether cuDNN takes this case: 2 to 4 axes, at least two values per channel, eps >= 1e-5
-    (cuDNN's CUDNN_BN_MIN_EPSILON), and a graph cuDNN supports (built here, once per shape)."""
+    (cuDNN's CUDNN_BN_MIN_EPSILON), and a graph cuDNN supports (built here, once per shape) with
+    scale and bias of ``param_dtype`` (default: x's)."""
     return (2 <= x.ndim <= _MAX_NDIM and x.size // max(x.shape[1], 1) >= 2 and eps >= 1e-5
-            and _training_plan(lib, _as_4d(x)) is not None)
+            and _training_plan(lib, _as_4d(x), param_dtype or x.dtype) is not None)
 
 
 def forward_training(lib, x, gamma, beta, eps):
@@ -76,7 +78,7 @@ def forward_training(lib, x, gamma, beta, eps):
             "in_mean": cupy.zeros((1, c, 1, 1), f32), "in_var": cupy.ones((1, c, 1, 1), f32),
             "eps": numpy.full((1, 1, 1, 1), eps, f32), "momentum": numpy.full((1, 1, 1, 1), 0.1, f32),
             "y": cupy.empty(x4.shape, x.dtype), **stats}
-    _training_plan(lib, x4).run(lib, feed)
+    _training_plan(lib, x4, gamma.dtype).run(lib, feed)
     y = feed["y"]
     mean = stats["mean"].reshape(c).astype(gamma.dtype, copy=False)
     var = (stats["inv_var"].reshape(c) ** -2 - f32(eps)).astype(gamma.dtype, copy=False)

@@ -230,9 +230,11 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
     if backend.is_gpu_array(as_array(x)):
-        gpu = cudnn.library_for(as_array(x), as_array(gamma), as_array(beta))
+        # under mixed16 cuDNN takes the float16 x with its float32 scale and bias as they are
+        params = () if is_mixed16(x, gamma) else (as_array(gamma), as_array(beta))
+        gpu = cudnn.library_for(as_array(x), *params)
         if (gpu is not None and _channel_axes(x, gamma, axes)
-                and cudnn_bn.supports_training(gpu, as_array(x), eps)):
+                and cudnn_bn.supports_training(gpu, as_array(x), eps, gamma.dtype)):
             _warn_single_value(fname, x, axes, 2)
             node = BatchNormalization(gpu, axes, expanded, eps, running_mean, running_var, decay, cudnn_bn)
             return node.apply((x, gamma, beta))[0]

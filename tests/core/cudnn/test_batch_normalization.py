@@ -37,3 +37,24 @@ def test_cudnn_batch_normalization_matches_cupy_kernels(shape):
             results[mode] = [a.get() for a in (y.array, xv.grad, gv.grad, bv.grad, mean, var, fixed.array)]
     for ref, got in zip(results["never"], results["always"]):
         numpy.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.gpu
+def test_cudnn_batch_normalization_under_mixed16_matches_cupy_kernels():
+    import cupy
+    if not cudnn.available():
+        pytest.skip("nvidia-cudnn-frontend is not installed")
+    rng = numpy.random.default_rng(1)
+    x = rng.standard_normal((8, 4, 6, 6)).astype(numpy.float16)
+    gamma, beta = (rng.standard_normal(4).astype(numpy.float32) for _ in range(2))
+    results = {}
+    for mode in ("never", "always"):
+        with kusari.using_config("use_cudnn", mode):
+            xv, gv = kusari.Variable(cupy.asarray(x)), kusari.Variable(cupy.asarray(gamma))
+            y = kusari.functions.batch_normalization(xv, gv, cupy.asarray(beta))
+            assert y.dtype == numpy.float16
+            y.grad = cupy.ones(y.shape, numpy.float16)
+            y.backward()
+            results[mode] = [a.get().astype(numpy.float32) for a in (y.array, xv.grad, gv.grad)]
+    for ref, got in zip(results["never"], results["always"]):
+        numpy.testing.assert_allclose(got, ref, rtol=1e-2, atol=1e-2)

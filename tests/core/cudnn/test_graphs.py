@@ -85,3 +85,19 @@ def test_batch_normalization_graphs_validate(shape):
     graph, tensors = cudnn_bn.describe_inference(lib, feed)
     graph.validate()
     assert tensors["y"].get_dim() == list(shape)
+
+
+def test_mixed16_batch_normalization_graphs_validate():
+    """A float16 x with float32 scale, bias and statistics, as mixed16 has them."""
+    lib = _lib()
+    x = numpy.zeros((8, 3, 5, 5), numpy.float16)
+    graph, tensors = cudnn_bn.describe_training(lib, x, param_dtype=numpy.float32)
+    graph.validate()
+    assert tensors["y"].get_data_type() == lib.data_type.HALF
+    assert tensors["scale"].get_data_type() == lib.data_type.FLOAT
+    channel = numpy.zeros((1, 3, 1, 1), numpy.float32)
+    feed = {"x": x, "dy": x, "scale": channel, "mean": channel, "inv_var": channel, "dx": x,
+            "dscale": channel, "dbias": channel}
+    graph, tensors = cudnn_bn.describe_backward(lib, feed)
+    graph.validate()
+    assert tensors["dx"].get_data_type() == lib.data_type.HALF
