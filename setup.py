@@ -13,7 +13,9 @@ ROOTS = {
     "kusari.ui": "ui",
 }
 # folders of data files only: setuptools ships them as packages of their own (package-data in pyproject.toml)
-DATA_PACKAGES = {"kusari.model_zoo.weights": os.path.join("model_zoo", "weights")}
+DATA_PACKAGES = {"kusari.model_zoo.weights": os.path.join("model_zoo", "weights"),
+                 "kusari.ui.static": os.path.join("ui", "static"),
+                 "kusari.ui.static.vendor.uplot": os.path.join("ui", "static", "vendor", "uplot")}
 
 
 def _packages():

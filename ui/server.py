@@ -1,4 +1,5 @@
-"""The dashboard's JSON API, with ChainerUI's v1 paths and shapes, as a Starlette application.
+"""The dashboard's server, a Starlette application: the page (``/``, ``static/``) and its JSON API with
+ChainerUI's v1 paths and shapes.
 
 Only requests whose Host header names the bound address (or ``localhost`` when bound to a loopback
 address) are served, so a web page on another origin cannot reach the API through DNS rebinding.
@@ -14,13 +15,17 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from kusari.ui import commands as _commands
 from kusari.ui import crawler, store
 
 _SNAPSHOT = re.compile(r"snapshot_iter_(\d+)")
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+# the page loads only its own files (the vendored libraries included): no inline script, no CDN
+_PAGE_HEADERS = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff"}
 
 
 class _HTTPError(Exception):
@@ -201,9 +206,14 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
         _commands.append_request(result.path_name, name, command_body, token)
         return {"commands": _commands.history(result.path_name)}
 
+    async def page(request):
+        return FileResponse(os.path.join(STATIC, "index.html"), headers=_PAGE_HEADERS)
+
     base = "/api/v1/projects"
     run = base + "/{project_id:int}/results/{result_id:int}"
     routes = [
+        Route("/", page, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route(base, endpoint(list_projects), methods=["GET"]),
         Route(base, endpoint(post_project), methods=["POST"]),
         Route(base + "/{project_id:int}", endpoint(get_project), methods=["GET"]),
