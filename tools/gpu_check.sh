@@ -3,8 +3,8 @@
 #
 #     bash tools/gpu_check.sh [--dry-run] [extra pytest arguments]
 #
-# 1. installs the wheels carried in $KUSARI_WHEELS (default .whl/; e.g. cupy-cuda12x,
-#    nvidia-cudnn-frontend, nvidia-cudnn-cu12: see docs/gpu.md) into $GPU_CHECK_SITE (/tmp/site);
+# 1. installs the wheels carried in $KUSARI_WHEELS (default .whl/; e.g. nvidia-cudnn-frontend: what
+#    fits the 64 MiB that travels, see docs/gpu.md) into $GPU_CHECK_SITE (/tmp/site);
 # 2. names the GPU and the library versions, or fails at once (exit 2) where no GPU can be used;
 # 3. installs kusari itself (editable, no dependencies);
 # 4. runs the gpu-marked tests in stages, the ones that matter most first, each under a time budget
