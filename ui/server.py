@@ -8,6 +8,7 @@ import json
 import os
 import re
 import threading
+import warnings
 
 import sqlalchemy as sa
 from sqlalchemy import orm
@@ -67,7 +68,8 @@ def _sampled(logs: list, limit: int) -> list:
 def _serialize_result(result: store.Result, logs_limit: int = -1) -> dict:
     try:
         commands = _commands.history(result.path_name)
-    except ValueError:
+    except ValueError as e:   # a damaged commands file: list the run, say why its commands are missing
+        warnings.warn(f"kusari.ui: the commands of run {result.path_name} are unreadable: {e}", stacklevel=2)
         commands = []
     return {"id": result.id, "pathName": result.path_name, "name": result.name, "isUnregistered": False,
             "logs": [_serialize_log(log) for log in _sampled(result.logs, logs_limit)],
