@@ -6,4 +6,5 @@ from kusari.rl.q_functions.state_action_q_functions import (  # NOQA
 from kusari.rl.q_functions.state_q_functions import (  # NOQA
     DiscreteActionValueHead, DistributionalFCStateQFunctionWithDiscreteAction,
     DistributionalSingleModelStateQFunctionWithDiscreteAction, FCQuadraticStateQFunction,
-    FCStateQFunctionWithDiscreteAction, SingleModelStateQFunctionWithDiscreteAction)
+    FCStateQFunctionWithDiscreteAction, QuantileFCStateQFunctionWithDiscreteAction,
+    QuantileSingleModelStateQFunctionWithDiscreteAction, SingleModelStateQFunctionWithDiscreteAction)

@@ -9,6 +9,7 @@ from kusari.rl.action_value import (
     DiscreteActionValue,
     DistributionalDiscreteActionValue,
     QuadraticActionValue,
+    QuantileDiscreteActionValue,
 )
 from kusari.rl.nn.bound_by_tanh import bound_by_tanh
 from kusari.rl.nn.mlp import MLP
@@ -112,6 +113,48 @@ class DistributionalFCStateQFunctionWithDiscreteAction(
                 nonlinearity=nonlinearity, last_wscale=last_wscale),
             lambda h: F.softmax(F.reshape(h, (-1, n_actions, n_atoms)), axis=2))
         super().__init__(model, z_values)
+
+
+class QuantileSingleModelStateQFunctionWithDiscreteAction(kusari.Chain):
+    """Quantile Q-function (QR-DQN) ``QuantileDiscreteActionValue(model(x))``.
+
+    Parameters
+    ----------
+    model : Link mapping observations to quantiles of shape (batch_size, n_quantiles, n_actions)
+    """
+
+    def __init__(self, model: kusari.Link):
+        super().__init__()
+        with self.init_scope():
+            self.model = model
+
+    def forward(self, x) -> QuantileDiscreteActionValue:
+        """Return quantiles of the observations ``x``."""
+        return QuantileDiscreteActionValue(self.model(x))
+
+
+class QuantileFCStateQFunctionWithDiscreteAction(QuantileSingleModelStateQFunctionWithDiscreteAction):
+    """Fully-connected QR-DQN Q-function: an MLP reshaped to (batch_size, n_quantiles, n_actions).
+
+    Parameters
+    ----------
+    ndim_obs : int
+    n_actions : int
+    n_quantiles : int, at least 1; QR-DQN's quantile levels are ``(2 i + 1) / (2 n_quantiles)``
+    n_hidden_channels, n_hidden_layers : int
+    nonlinearity : callable applied after each hidden layer
+    last_wscale : float, scale of the output layer's initial weights
+    """
+
+    def __init__(self, ndim_obs: int, n_actions: int, n_quantiles: int, n_hidden_channels: int,
+                 n_hidden_layers: int, nonlinearity: Callable = F.relu, last_wscale: float = 1.0):
+        if n_quantiles < 1:
+            raise ValueError(f"{type(self).__name__}: n_quantiles must be >= 1, got {n_quantiles}")
+        model = kusari.Sequential(
+            MLP(ndim_obs, n_quantiles * n_actions, [n_hidden_channels] * n_hidden_layers,
+                nonlinearity=nonlinearity, last_wscale=last_wscale),
+            lambda h: F.reshape(h, (-1, n_quantiles, n_actions)))
+        super().__init__(model)
 
 
 def lower_triangular_matrix(diag, non_diag) -> kusari.Variable:

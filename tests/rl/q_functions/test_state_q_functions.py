@@ -7,6 +7,7 @@ from kusari.rl.action_value import (
     DiscreteActionValue,
     DistributionalDiscreteActionValue,
     QuadraticActionValue,
+    QuantileDiscreteActionValue,
 )
 from kusari.rl.nn import MLP
 from kusari.rl.q_functions import (
@@ -14,6 +15,7 @@ from kusari.rl.q_functions import (
     DistributionalFCStateQFunctionWithDiscreteAction,
     FCQuadraticStateQFunction,
     FCStateQFunctionWithDiscreteAction,
+    QuantileFCStateQFunctionWithDiscreteAction,
 )
 from kusari.rl.q_functions.state_q_functions import lower_triangular_matrix
 
@@ -54,6 +56,18 @@ def test_distributional_fc_q_function(obs):
     np.testing.assert_allclose(av.q_dist.array, p, rtol=1e-5)
     with pytest.raises(ValueError, match="n_atoms"):
         DistributionalFCStateQFunctionWithDiscreteAction(3, 4, 1, -2.0, 3.0, 8, 1)
+
+
+def test_quantile_fc_q_function(obs):
+    q = QuantileFCStateQFunctionWithDiscreteAction(3, 4, 6, 8, 1)
+    av = q(obs)
+    assert isinstance(av, QuantileDiscreteActionValue)
+    assert av.quantiles.shape == (5, 6, 4)
+    # the MLP's outputs are read quantile-major: (quantile, action)
+    np.testing.assert_array_equal(av.quantiles.array, q.model[0](obs).array.reshape(5, 6, 4))
+    np.testing.assert_allclose(av.q_values.array, av.quantiles.array.mean(axis=1), rtol=1e-6)
+    with pytest.raises(ValueError, match="QuantileFCStateQFunctionWithDiscreteAction: n_quantiles must be >= 1, got 0"):
+        QuantileFCStateQFunctionWithDiscreteAction(3, 4, 0, 8, 1)
 
 
 def test_lower_triangular_matrix_matches_numpy():
