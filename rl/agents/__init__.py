@@ -1,4 +1,4 @@
-"""Agents with PFRL's names and constructor arguments (DQN family, C51, QR-DQN, DDPG, TD3, SAC, PPO, A2C, A3C, REINFORCE)."""
+"""Agents with PFRL's names and constructor arguments (DQN family, C51, QR-DQN, IQN, DDPG, TD3, SAC, PPO, A2C, A3C, REINFORCE)."""
 from kusari.rl.agents.a2c import A2C  # NOQA
 from kusari.rl.agents.a3c import A3C  # NOQA
 from kusari.rl.agents.ddpg import DDPG  # NOQA
@@ -12,3 +12,4 @@ from kusari.rl.agents.soft_actor_critic import SoftActorCritic  # NOQA
 from kusari.rl.agents.td3 import TD3  # NOQA
 from kusari.rl.agents.categorical_dqn import CategoricalDoubleDQN, CategoricalDQN  # NOQA
 from kusari.rl.agents.qrdqn import QRDQN  # NOQA
+from kusari.rl.agents.iqn import IQN, CosineBasisLinear, ImplicitQuantileQFunction  # NOQA

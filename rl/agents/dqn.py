@@ -248,7 +248,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
         list of B actions (training), or the array of B greedy actions (eval mode).
         """
         self._observation_check.observations(batch_obs, "batch_act")
-        batch_av = eval_forward(self.model, self.batch_states(batch_obs, self.device, self.phi))
+        batch_av = self._action_values(self.batch_states(batch_obs, self.device, self.phi))
         if not isinstance(batch_av, ActionValue):
             raise TypeError(f"{type(self).__name__}: the q_function must return an ActionValue "
                             f"(e.g. DiscreteActionValue), got {type(batch_av).__name__}")
@@ -267,6 +267,10 @@ class DQN(AttributeSavingMixin, BatchAgent):
         self.batch_last_obs = list(batch_obs)
         self.batch_last_action = actions
         return actions
+
+    def _action_values(self, batch_x) -> ActionValue:
+        """The model's action values of a batch of model inputs, to act on (no graph)."""
+        return eval_forward(self.model, batch_x)
 
     def _check_actions(self, actions: list, batch_av: ActionValue, greedy) -> None:
         """Refuse explored actions that do not fit the Q-function's action space."""
