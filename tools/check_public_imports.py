@@ -13,10 +13,10 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DEFAULT_FOLDERS = ("vision", "rl", "chem", "model_zoo", "reproductions", "examples")
+DEFAULT_FOLDERS = ("vision", "rl", "chem", "model_zoo", "ui", "reproductions", "examples")
 # the kusari package each folder installs as; its files may use that package's private names
 OWN_PACKAGE = {"vision": "kusari.vision", "rl": "kusari.rl", "chem": "kusari.chem",
-               "model_zoo": "kusari.model_zoo"}
+               "model_zoo": "kusari.model_zoo", "ui": "kusari.ui"}
 
 
 def _private(dotted: str, own_package: str | None = None) -> bool:
