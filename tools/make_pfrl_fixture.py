@@ -57,7 +57,13 @@ and, from a generator of their own (seed 51):
   [-3, 3], [8])`` with a differing target network, after ``agent.update(experiences)`` on 6
   experiences of 1 to 3 steps (SGD lr 0.1, ``max_grad_norm`` below the gradient's norm); the
   projected target distributions ``target_dist`` (6, 11), ``average_q``, ``average_loss``,
-  ``grad_norm``.
+  ``grad_norm``;
+
+and (seed 52) ``iqn.npz``: ``IQN`` (N=5, N'=4, K=3) on ``ImplicitQuantileQFunction`` (psi ``Linear(3, 8)``
++ ReLU, phi ``CosineBasisLinear(6, 8)`` + ReLU, f ``Linear(8, 2)``) with a differing target network,
+after three ``agent.update(experiences)`` on the same 6 experiences (SGD lr 0.1); the levels it drew
+(``taus`` (3, 6, 5), ``taus_tilde`` (3, 6, 3), ``taus_prime`` (3, 6, 4), in the order drawn),
+``average_q`` and ``average_loss``.
 
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
@@ -543,9 +549,55 @@ def categorical_dqn_cases():
     assert np.abs(target_dists[0] - target_dists[1]).max() > 0.1, "Double's target equals DQN's"
 
 
+def iqn_case():
+    global rng
+    rng = np.random.RandomState(52)  # its own draws, so that it is written alone or after the others
+    torch.manual_seed(52)
+    n, n_prime, k, n_basis, n_updates = 5, 4, 3, 6, 3
+    from pfrl.agents.iqn import CosineBasisLinear, ImplicitQuantileQFunction
+
+    def make_q():
+        return ImplicitQuantileQFunction(psi=nn.Sequential(nn.Linear(OBS, HIDDEN), nn.ReLU()),
+                                         phi=nn.Sequential(CosineBasisLinear(n_basis, HIDDEN), nn.ReLU()),
+                                         f=nn.Linear(HIDDEN, 2))
+
+    q = randomize_biases(make_q())
+    fixture = export("init", q)
+    agent = agents.IQN(q, sgd(q), replay_buffers.ReplayBuffer(100), GAMMA, explorers.Greedy(),
+                       replay_start_size=BATCH, minibatch_size=BATCH, target_update_interval=100,
+                       batch_accumulator="mean", quantile_thresholds_N=n, quantile_thresholds_N_prime=n_prime,
+                       quantile_thresholds_K=k)
+    agent.target_model.load_state_dict(
+        {key: v + torch.from_numpy(rng.normal(0, 0.5, v.shape).astype(np.float32))
+         for key, v in q.state_dict().items()})
+    fixture.update(export("init_target", agent.target_model))
+    arrays = random_experiences([1, 2, 3, 3, 2, 1], [False, True, False, True, False, False],
+                                lambda: rng.randint(0, 2))
+    draws = []
+    rand = torch.rand
+
+    def recorded_rand(*shape, **kwargs):
+        taus = torch.from_numpy(rng.uniform(0, 1, shape).astype(np.float32))
+        draws.append(taus.numpy().copy())
+        return taus
+    torch.rand = recorded_rand
+    try:
+        for _ in range(n_updates):
+            agent.update(build_experiences(arrays, discrete=True))
+    finally:
+        torch.rand = rand
+    stats = dict(agent.get_statistics())
+    # per update: the levels of the prediction (B, N), of the greedy action (B, K), of the targets (B, N')
+    fixture.update(export("after", q), **arrays, gamma=GAMMA, n=n, n_prime=n_prime, k=k, n_basis=n_basis,
+                   taus=np.stack(draws[0::3]), taus_tilde=np.stack(draws[1::3]), taus_prime=np.stack(draws[2::3]),
+                   average_q=stats["average_q"], average_loss=stats["average_loss"])
+    np.savez(out + "/iqn.npz", **fixture)
+
+
 CASES = {"nstep": nstep_case, "dqn": dqn_cases, "ppo": ppo_case, "ddpg": ddpg_case, "td3": td3_case,
          "sac_updates": sac_updates_case, "td3_updates": td3_updates_case,
-         "ddpg_updates": ddpg_updates_case, "categorical_dqn": categorical_dqn_cases}
+         "ddpg_updates": ddpg_updates_case, "categorical_dqn": categorical_dqn_cases,
+         "iqn": iqn_case}
 for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
     CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)

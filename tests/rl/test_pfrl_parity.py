@@ -15,6 +15,7 @@ from kusari import optimizers
 from kusari.rl import explorers, nn, policies, q_functions, replay_buffers
 from kusari.rl.agents.categorical_dqn import CategoricalDoubleDQN, CategoricalDQN
 from kusari.rl.agents.ddpg import DDPG
+from kusari.rl.agents.iqn import IQN, CosineBasisLinear, ImplicitQuantileQFunction
 from kusari.rl.agents.double_dqn import DoubleDQN
 from kusari.rl.agents.dqn import DQN
 from kusari.rl.agents.ppo import PPO
@@ -150,6 +151,28 @@ def test_categorical_dqn_update_matches_pfrl(name, agent_class):
     exp_batch = batch_experiences(experiences(fx, discrete=True), None, agent.phi, agent.gamma)
     numpy.testing.assert_allclose(agent._target_distribution(exp_batch), fx["target_dist"], rtol=RTOL, atol=ATOL)
     agent.update(experiences(fx, discrete=True))
+    assert_params(agent.model, fx, "after")
+    assert_statistics(agent, fx, ("average_q", "average_loss"))
+
+
+def test_iqn_updates_match_pfrl():
+    fx = load_fixture("iqn")
+    q = ImplicitQuantileQFunction(psi=kusari.Sequential(kusari.links.Linear(OBS, HIDDEN), F.relu),
+                                  phi=kusari.Sequential(CosineBasisLinear(int(fx["n_basis"]), HIDDEN), F.relu),
+                                  f=kusari.links.Linear(HIDDEN, 2))
+    load_params(q, fx, "init")
+    batch_size = len(fx["exp_len"])
+    agent = IQN(q, sgd(q), replay_buffers.ReplayBuffer(100), float(fx["gamma"]), explorers.Greedy(),
+                replay_start_size=batch_size, minibatch_size=batch_size, target_update_interval=100,
+                batch_accumulator="mean", quantile_thresholds_N=int(fx["n"]),
+                quantile_thresholds_N_prime=int(fx["n_prime"]), quantile_thresholds_K=int(fx["k"]))
+    load_params(agent.target_model, fx, "init_target")
+    # PFRL's levels, in the order it drew them: each update's prediction, greedy and target levels
+    draws = [fx[key][u] for u in range(len(fx["taus"])) for key in ("taus", "taus_tilde", "taus_prime")]
+    agent._sample_taus = lambda batch_size, n: draws.pop(0)
+    for _ in range(len(fx["taus"])):
+        agent.update(experiences(fx, discrete=True))
+    assert not draws
     assert_params(agent.model, fx, "after")
     assert_statistics(agent, fx, ("average_q", "average_loss"))
 
