@@ -1,7 +1,7 @@
 """det and batch_det: the determinant of a square matrix, or of each matrix in a batch."""
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
-from kusari.functions.math.inv import Inv, check_square
+from kusari.functions.math.inv import Inv, check_square, linalg_operand
 
 
 class Det(FunctionNode):
@@ -15,7 +15,7 @@ class Det(FunctionNode):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         xp = backend.get_array_module(a)
-        return utils.force_array(xp.linalg.det(a), a.dtype),
+        return utils.force_array(xp.linalg.det(linalg_operand(a)), a.dtype),
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.broadcast import broadcast_to

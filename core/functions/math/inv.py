@@ -14,6 +14,11 @@ def check_square(fname, a, ndim):
         raise ValueError(f"{fname}: a must hold square matrices, got shape {a.shape}")
 
 
+def linalg_operand(a):
+    """``a`` for NumPy's and CuPy's ``linalg``, which have no float16: float16 is computed in float32."""
+    return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
+
+
 class Inv(FunctionNode):
     def __init__(self, fname, ndim):
         self._fname = fname
@@ -24,7 +29,7 @@ class Inv(FunctionNode):
         check_square(self._fname, a, self._ndim)
         xp = backend.get_array_module(a)
         try:
-            y = xp.linalg.inv(a)
+            y = xp.linalg.inv(linalg_operand(a))
         except numpy.linalg.LinAlgError:
             raise ValueError(f"{self._fname}: a is singular (shape {a.shape})") from None
         self.retain_outputs((0,))

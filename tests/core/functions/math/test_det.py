@@ -32,3 +32,13 @@ def test_det_shape_checks():
         F.det(numpy.ones((2, 3, 3), numpy.float32))
     with pytest.raises(ValueError, match=r"batch_det: a must hold square matrices, got shape \(2, 3, 4\)"):
         F.batch_det(numpy.ones((2, 3, 4), numpy.float32))
+
+
+def test_float16_is_computed_in_float32_and_returned_in_float16():
+    # NumPy's linalg has no float16; Chainer's det and inv accept it
+    a = numpy.array([[2.0, 1.0], [1.0, 3.0]], numpy.float16)
+    y = F.det(a)
+    assert y.dtype == numpy.float16 and float(y.array) == 5.0
+    inv = F.inv(a)
+    assert inv.dtype == numpy.float16
+    numpy.testing.assert_allclose(inv.array, numpy.linalg.inv(a.astype(numpy.float32)), rtol=1e-3)
