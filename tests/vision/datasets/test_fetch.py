@@ -24,7 +24,7 @@ def test_entries_are_moved_into_place_and_reused(served_archive, mirror, dataset
     directory = _fetch.fetch_archive("thing", served_archive, {"top/sub": "kept/sub"}, "Thing")
     assert directory == os.path.join(dataset_root, "thing")
     assert (dataset_root / "thing" / "kept" / "sub" / "b.txt").read_text() == "b"
-    assert sorted(os.listdir(dataset_root / "thing")) == [".extract.lock", "data.tgz", "data.tgz.lock", "kept"]
+    assert sorted(os.listdir(dataset_root / "thing")) == ["data.tgz", "kept"]   # no lock files left behind
     hits = len(mirror.hits)
     _fetch.fetch_archive("thing", served_archive, {"top/sub": "kept/sub"}, "Thing")
     assert len(mirror.hits) == hits
@@ -69,7 +69,7 @@ def test_a_missing_entry_names_the_archive_and_leaves_nothing(served_archive, da
     with pytest.raises(ValueError, match=r"Thing: the archive .*data.tgz does not hold top/missing.txt, so it is not the file "
                                          r"http://example.invalid/files/data.tgz serves"):
         _fetch.fetch_archive("thing", served_archive, {"top/a.txt": "a.txt", "top/missing.txt": "m.txt"}, "Thing")
-    assert sorted(os.listdir(dataset_root / "thing")) == [".extract.lock", "data.tgz", "data.tgz.lock"]
+    assert sorted(os.listdir(dataset_root / "thing")) == ["data.tgz"]   # no lock files left behind
 
 
 def test_archive_opens_detects_truncation_and_garbage(tmp_path, served_archive, mirror):
