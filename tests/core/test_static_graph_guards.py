@@ -7,6 +7,7 @@ import kusari.links as L
 import numpy
 import pytest
 from kusari import static_code, static_graph
+from kusari._static_replay import Schedule
 from numpy.testing import assert_array_equal
 
 # Each reads the data of a traced value on the Python side, so a replay would reuse the traced value.
@@ -100,7 +101,7 @@ def test_passing_arrays_on_is_not_a_read_and_replays():
             assert_array_equal(h, numpy.tanh(x))
             assert float(y.array) == pytest.approx(2 * numpy.tanh(x).sum())
     assert counted == pytest.approx([numpy.tanh(x).sum() for x in _inputs()])
-    assert len(f._free) == 1 and next(iter(f._free.values())) is not None
+    assert len(f._free) == 1 and isinstance(next(iter(f._free.values())), Schedule)   # replayed, not eager
 
 
 def test_static_code_may_read_data():
@@ -174,3 +175,4 @@ def test_an_ordinary_network_still_replays_bit_identically():
                 for p, q in zip(model.params(), reference.params()):
                     assert_array_equal(p.grad, q.grad)
     assert len(step._owned[model]) == 1
+    assert isinstance(next(iter(step._owned[model].values())), Schedule)   # replayed, not eager
