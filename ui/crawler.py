@@ -6,11 +6,10 @@ import math
 import os
 import warnings
 
-import sqlalchemy as sa
 from sqlalchemy import orm
 
 from kusari.ui.args import ARGS_FILE
-from kusari.ui.store import Log, Project, Result
+from kusari.ui.store import Project, Result, RunLog
 
 LOG_FILE = "log"
 # folders never searched for runs: hidden ones and Python's caches
@@ -47,7 +46,7 @@ def read_log(path: str) -> list[dict]:
 
 def crawl_result(session: orm.Session, result: Result) -> None:
     """Refresh ``result``'s arguments and log from its folder. A malformed or half-written log keeps the
-    entries read before, with a warning."""
+    entries read before; the run's ``log_error`` says why (the page shows it) and a warning is issued."""
     args_path = os.path.join(result.path_name, ARGS_FILE)
     try:
         with open(args_path) as f:
@@ -65,15 +64,23 @@ def crawl_result(session: orm.Session, result: Result) -> None:
         return
     if (stat.st_mtime_ns, stat.st_size) == (result.log_mtime_ns, result.log_size):
         return
+    result.log_mtime_ns, result.log_size = stat.st_mtime_ns, stat.st_size
     try:
         entries = read_log(log_path)
     except ValueError as e:
-        warnings.warn(f"kusari.ui: skipping the log of run {result.path_name}: {e}", stacklevel=2)
+        if result.log_error != str(e):   # once per change of the file, not at every listing
+            warnings.warn(f"kusari.ui: skipping the log of run {result.path_name}: {e}", stacklevel=2)
+        result.log_error = str(e)
         return
-    session.execute(sa.delete(Log).where(Log.result_id == result.id))
-    session.add_all(Log(result_id=result.id, index=i, data=json.dumps(entry)) for i, entry in enumerate(entries))
-    session.expire(result, ["logs"])   # the rows changed around the relationship: load it again when read
-    result.log_mtime_ns, result.log_size = stat.st_mtime_ns, stat.st_size
+    text = json.dumps(entries)
+    if result.log is None:
+        result.log = RunLog(entries=text)
+    else:
+        result.log.entries = text
+    result.log_count = len(entries)
+    result.log_keys = json.dumps(list(dict.fromkeys(k for entry in entries for k in entry)))
+    result.log_last = json.dumps(entries[-1]) if entries else None
+    result.log_error = None
     result.log_modified_at = stat.st_mtime
 
 
@@ -85,6 +92,5 @@ def crawl_project(session: orm.Session, project: Project) -> None:
         if result is None:
             result = Result(path_name=path, name=os.path.relpath(path, project.path_name))
             project.results.append(result)
-            session.flush()   # gives result its id for its log rows
         crawl_result(session, result)
     session.commit()

@@ -10,6 +10,7 @@ import re
 import threading
 import warnings
 
+import numpy
 import sqlalchemy as sa
 from sqlalchemy import orm
 from starlette.applications import Starlette
@@ -35,9 +36,10 @@ class _HTTPError(Exception):
         self.status, self.payload = status, {"message": message, **extra}
 
 
-def _serialize_log(log: store.Log) -> dict:
-    items = [{"logId": log.id, "key": k, "value": v} for k, v in json.loads(log.data).items()]
-    return {"id": log.id, "resultId": log.result_id, "logItems": items}
+def _serialize_log(result_id: int, index: int, entry: dict) -> dict:
+    """ChainerUI's log shape; a log entry's id is its position in the run's log."""
+    items = [{"logId": index, "key": k, "value": v} for k, v in entry.items()]
+    return {"id": index, "resultId": result_id, "logItems": items}
 
 
 def _serialize_args(result: store.Result) -> list:
@@ -56,25 +58,74 @@ def _snapshots(result: store.Result) -> list:
     return [{"id": i, "iteration": it, "name": name} for i, (it, name) in enumerate(sorted(found))]
 
 
-def _sampled(logs: list, limit: int) -> list:
-    """Up to ``limit`` entries spread evenly, first and last kept (all when ``limit`` is -1)."""
-    if limit == -1 or len(logs) <= limit:
-        return logs
+def _sampled(count: int, limit: int) -> list[int]:
+    """The positions of up to ``limit`` of ``count`` entries spread evenly, the first and last kept
+    (all when ``limit`` is -1; the last when it is 1)."""
+    if limit == -1 or count <= limit:
+        return list(range(count))
     if limit <= 1:
-        return logs[-limit:] if limit else []
-    return [logs[i * (len(logs) - 1) // (limit - 1)] for i in range(limit)]
+        return [count - 1] if limit else []
+    return [i * (count - 1) // (limit - 1) for i in range(limit)]
 
 
 def _serialize_result(result: store.Result, logs_limit: int = -1) -> dict:
+    """ChainerUI's result shape, with the summary the run table needs: ``logCount``, ``logKeys`` and
+    ``logError`` (why the log file is unreadable, or None)."""
     try:
         commands = _commands.history(result.path_name)
     except ValueError as e:   # a damaged commands file: list the run, say why its commands are missing
         warnings.warn(f"kusari.ui: the commands of run {result.path_name} are unreadable: {e}", stacklevel=2)
         commands = []
+    count = result.log_count or 0
+    positions = _sampled(count, logs_limit)
+    if positions == [count - 1]:   # the last entry only (the run table's): no need to read the log
+        entries = {count - 1: json.loads(result.log_last)}
+    else:
+        entries = result.entries() if positions else []
     return {"id": result.id, "pathName": result.path_name, "name": result.name, "isUnregistered": False,
-            "logs": [_serialize_log(log) for log in _sampled(result.logs, logs_limit)],
+            "logs": [_serialize_log(result.id, i, entries[i]) for i in positions],
             "args": _serialize_args(result), "commands": commands, "snapshots": _snapshots(result),
-            "logModifiedAt": result.log_modified_at}
+            "logModifiedAt": result.log_modified_at, "logCount": count,
+            "logKeys": json.loads(result.log_keys) if result.log_keys else [], "logError": result.log_error}
+
+
+def series(entries: list[dict], x: str, y: str, points: int, smoothing: float = 0.0) -> tuple[list, list]:
+    """The curve of key ``y`` against key ``x`` over ``entries`` (entries lacking either are left out),
+    smoothed by an exponential moving average (weight ``smoothing`` in [0, 1) on the past), then
+    reduced to at most ``points`` (>= 4) points: the first, the last, and each bucket's minimum and
+    maximum in their order, so spikes stay visible however many entries were logged.
+
+    Returns ``(xs, ys)``, two lists of the same length.
+    """
+    pairs = [(e[x], e[y]) for e in entries if _is_number(e.get(x)) and _is_number(e.get(y))]
+    if not pairs:
+        return [], []
+    xs, ys = (numpy.array(column, dtype=numpy.float64) for column in zip(*pairs))
+    if smoothing:
+        ys = _ema(ys, smoothing)
+    if len(xs) > points:
+        buckets = numpy.array_split(numpy.arange(1, len(xs) - 1), (points - 2) // 2)
+        keep = [0, len(xs) - 1]
+        for bucket in buckets:
+            part = ys[bucket[0]:bucket[-1] + 1]
+            keep += [bucket[0] + int(part.argmin()), bucket[0] + int(part.argmax())]
+        keep = numpy.unique(keep)
+        xs, ys = xs[keep], ys[keep]
+    return xs.tolist(), ys.tolist()
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _ema(ys: numpy.ndarray, alpha: float) -> numpy.ndarray:
+    """``s[0] = y[0]``, ``s[i] = alpha * s[i-1] + (1 - alpha) * y[i]``."""
+    out = numpy.empty_like(ys)
+    s = ys[0]
+    for i, y in enumerate(ys.tolist()):
+        s = alpha * s + (1 - alpha) * y if i else y
+        out[i] = s
+    return out
 
 
 def _int_query(request, name: str, default: int) -> int:
@@ -181,7 +232,28 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
 
     def get_logs(session, request, body):
         p = request.path_params
-        return {"logs": [_serialize_log(log) for log in result_of(session, p["project_id"], p["result_id"]).logs]}
+        result = result_of(session, p["project_id"], p["result_id"])
+        return {"logs": [_serialize_log(result.id, i, e) for i, e in enumerate(result.entries())]}
+
+    def get_series(session, request, body):
+        query = request.query_params
+        x, y = query.get("x", "iteration"), query.get("y")
+        if not y:
+            raise _HTTPError(400, "series: the query needs y=<logged key>")
+        points = _int_query(request, "points", 1000)
+        if points < 4:
+            raise _HTTPError(400, f"points must be >= 4, got {points}")
+        smoothing = query.get("smoothing", "0")
+        try:
+            alpha = float(smoothing)
+        except ValueError:
+            alpha = -1.0
+        if not 0 <= alpha < 1:
+            raise _HTTPError(400, f"smoothing must be a number in [0, 1), got {smoothing!r}")
+        p = request.path_params
+        result = result_of(session, p["project_id"], p["result_id"])
+        xs, ys = series(result.entries(), x, y, points, alpha)
+        return {"series": {"resultId": result.id, "x": xs, "y": ys, "count": result.log_count or 0}}
 
     def get_args(session, request, body):
         p = request.path_params
@@ -223,6 +295,7 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
         Route(run, endpoint(get_result), methods=["GET"]),
         Route(run + "/logs", endpoint(get_logs), methods=["GET"]),
         Route(run + "/args", endpoint(get_args), methods=["GET"]),
+        Route(run + "/series", endpoint(get_series), methods=["GET"]),
         Route(run + "/commands", endpoint(get_commands), methods=["GET"]),
         Route(run + "/commands", endpoint(post_command), methods=["POST"]),
     ]

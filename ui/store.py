@@ -1,6 +1,8 @@
-"""The dashboard's store: projects, their runs (result folders), each run's arguments and log entries,
-in SQLite under ``KUSARI_HOME/ui`` through SQLAlchemy (another database with ``--db URL``); the schema
-is Alembic's (``migrations/``), so an upgrade keeps users' data."""
+"""The dashboard's store: projects, their runs (result folders), each run's arguments and log (one row
+per run holding the whole log, so a run's chart is one read however long it trained), in SQLite under
+``KUSARI_HOME/ui`` through SQLAlchemy (another database with ``--db URL``); the schema is
+Alembic's (``migrations/``), so an upgrade keeps users' data."""
+import json
 import os
 
 import sqlalchemy as sa
@@ -37,17 +39,24 @@ class Result(Base):
     log_mtime_ns = sa.Column(sa.BigInteger)
     log_size = sa.Column(sa.BigInteger)
     log_modified_at = sa.Column(sa.Float)     # the same, in seconds since the epoch (ChainerUI's field)
+    # what the run table shows without reading the log: its length, every key logged, the last entry
+    log_count = sa.Column(sa.Integer, nullable=False, default=0)
+    log_keys = sa.Column(sa.Text)             # JSON list, in order of first appearance
+    log_last = sa.Column(sa.Text)             # JSON object
+    log_error = sa.Column(sa.Text)            # why the log file could not be read at the last crawl
     project = orm.relationship("Project", back_populates="results")
-    logs = orm.relationship("Log", cascade="all, delete-orphan", order_by="Log.index")
+    log = orm.relationship("RunLog", uselist=False, cascade="all, delete-orphan")
+
+    def entries(self) -> list[dict]:
+        """The run's log entries as read at the last crawl (``[]`` before any)."""
+        return json.loads(self.log.entries) if self.log is not None else []
 
 
-class Log(Base):
-    """One entry of a run's log: a JSON object of the values LogReport wrote."""
-    __tablename__ = "log"
-    id = sa.Column(sa.Integer, primary_key=True)
-    result_id = sa.Column(sa.Integer, sa.ForeignKey("result.id"), nullable=False, index=True)
-    index = sa.Column(sa.Integer, nullable=False)
-    data = sa.Column(sa.Text, nullable=False)
+class RunLog(Base):
+    """A run's log: the JSON list of the entries LogReport wrote (NaN and infinity as null)."""
+    __tablename__ = "run_log"
+    result_id = sa.Column(sa.Integer, sa.ForeignKey("result.id"), primary_key=True)
+    entries = sa.Column(sa.Text, nullable=False)
 
 
 def default_url() -> str:

@@ -151,3 +151,57 @@ def test_kusari_ui_server_binds_loopback_and_serves_the_api(db_url, tmp_path):
         server.terminate()
         output = server.communicate(timeout=30)[0]
     assert f"Uvicorn running on http://127.0.0.1:{port}" in output
+
+
+def test_series_keeps_ends_and_extremes_when_reduced_and_smooths_over_every_entry(api, tmp_path):
+    run = tmp_path / "proj" / "long"
+    run.mkdir(parents=True)
+    loss = [1.0 / (i + 1) for i in range(10_000)]
+    loss[4321] = 50.0   # a spike that an evenly spaced sample would miss
+    entries = [{"iteration": i + 1, "main/loss": v} for i, v in enumerate(loss)]
+    entries[7] = {"iteration": 8}   # an entry without the key is left out
+    (run / "log").write_text(json.dumps(entries))
+    _create(api, tmp_path / "proj")
+    url = "/api/v1/projects/1/results/1/series"
+    got = api.get(url, params={"y": "main/loss", "points": 100}).json()["series"]
+    assert got["count"] == 10_000 and len(got["x"]) == len(got["y"]) <= 100
+    assert (got["x"][0], got["x"][-1], got["y"][-1]) == (1, 10_000, loss[-1])
+    assert got["y"][got["x"].index(4322)] == 50.0 and got["x"] == sorted(got["x"])
+    full = api.get(url, params={"y": "main/loss", "points": 20_000}).json()["series"]
+    assert len(full["x"]) == 9_999 and 8 not in full["x"]
+
+    ema, s = [], None
+    for v in loss[:7] + loss[8:]:
+        s = v if s is None else 0.9 * s + 0.1 * v
+        ema.append(s)
+    smooth = api.get(url, params={"y": "main/loss", "points": 20_000, "smoothing": 0.9}).json()["series"]
+    assert smooth["y"] == pytest.approx(ema)
+
+    by_epoch = api.get(url, params={"y": "main/loss", "x": "epoch"}).json()["series"]
+    assert (by_epoch["x"], by_epoch["y"]) == ([], [])
+
+
+@pytest.mark.parametrize("query, message", [
+    ("", "series: the query needs y=<logged key>"),
+    ("y=main/loss&points=3", "points must be >= 4, got 3"),
+    ("y=main/loss&points=x", "points must be an integer, got 'x'"),
+    ("y=main/loss&smoothing=1", "smoothing must be a number in [0, 1), got '1'"),
+    ("y=main/loss&smoothing=nan", "smoothing must be a number in [0, 1), got 'nan'"),
+])
+def test_series_validates_its_query(api, project_dir, query, message):
+    _create(api, project_dir)
+    response = api.get("/api/v1/projects/1/results/1/series?" + query)
+    assert response.status_code == 400 and response.json()["message"] == message
+
+
+def test_listing_gives_the_run_tables_summary_and_an_unreadable_logs_reason(api, project_dir):
+    (project_dir / "broken").mkdir()
+    (project_dir / "broken" / "log").write_text('[{"iteration": 1')
+    with pytest.warns(UserWarning, match="skipping the log of run"):   # once, at the first crawl
+        _create(api, project_dir)
+    results = api.get("/api/v1/projects/1/results", params={"logs_limit": 1}).json()["results"]
+    summary = {r["name"]: (r["logCount"], r["logKeys"], len(r["logs"]), r["logError"]) for r in results}
+    assert summary["run1"] == (2, ["main/loss", "iteration", "epoch"], 1, None)
+    assert summary["broken"][:3] == (0, [], 0) and "broken/log is not complete JSON" in summary["broken"][3]
+    (last,) = next(r for r in results if r["name"] == "run1")["logs"]
+    assert last["id"] == 1 and {"logId": 1, "key": "iteration", "value": 20} in last["logItems"]

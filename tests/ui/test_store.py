@@ -28,7 +28,7 @@ def test_db_create_then_upgrade_keep_data(tmp_path, capsys):
         (project,) = session.scalars(sa.select(store.Project))
         assert (project.name, project.path_name) == ("mnist", str(tmp_path / "proj"))
     with eng.connect() as connection:
-        assert connection.execute(sa.text("select version_num from alembic_version")).scalar() == "0001"
+        assert connection.execute(sa.text("select version_num from alembic_version")).scalar() == "0002"
 
 
 def test_default_store_is_under_kusari_home(tmp_path, monkeypatch):
@@ -65,14 +65,14 @@ def test_crawler_finds_runs_reads_logs_and_args_and_skips_a_broken_log(db_url, t
             crawler.crawl_project(session, project)
         runs = {r.name: r for r in project.results}
         assert sorted(runs) == ["a", os.path.join("b", "deep"), "c"]
-        assert [json.loads(log.data) for log in runs["a"].logs] == [
-            {"main/loss": 1.0, "iteration": 10}, {"main/loss": None, "iteration": 20}]
+        assert runs["a"].entries() == [{"main/loss": 1.0, "iteration": 10}, {"main/loss": None, "iteration": 20}]
+        assert (runs["a"].log_count, json.loads(runs["a"].log_keys)) == (2, ["main/loss", "iteration"])
         assert json.loads(runs[os.path.join("b", "deep")].args) == {"lr": 0.1, "batchsize": 32}
-        assert runs["c"].logs == []
+        assert runs["c"].entries() == [] and "c/log is not complete JSON" in runs["c"].log_error
         # the run finishes writing its log: the next crawl reads it
         _write_log(project_dir / "c", [{"main/loss": 2.0, "iteration": 1}])
         crawler.crawl_project(session, project)
-        assert [json.loads(log.data) for log in runs["c"].logs] == [{"main/loss": 2.0, "iteration": 1}]
+        assert runs["c"].entries() == [{"main/loss": 2.0, "iteration": 1}] and runs["c"].log_error is None
         assert len(project.results) == 3
 
 
@@ -82,3 +82,35 @@ def test_save_args_takes_a_namespace_and_refuses_other_types(tmp_path):
     assert json.loads(open(path).read()) == {"lr": 0.5, "out": str(tmp_path)}
     with pytest.raises(TypeError, match="save_args: args must be an argparse.Namespace or a dict, got list"):
         save_args([1], str(tmp_path))
+
+
+def test_upgrade_from_0001_moves_each_runs_log_entries_and_downgrade_moves_them_back(tmp_path):
+    """0002 replaced the per-entry log table by one row per run: users' logs survive both ways."""
+    from alembic import command
+    url = f"sqlite:///{tmp_path / 'ui.sqlite'}"
+    config = store._alembic_config(url)
+    command.upgrade(config, "0001")
+    entries = {1: [{"iteration": 1, "main/loss": 0.5}, {"iteration": 2, "main/loss": 0.25, "lr": 0.1}],
+               2: [{"iteration": 5}]}
+    eng = store.engine(url)
+    with eng.begin() as connection:
+        connection.execute(sa.text("insert into project (id, path_name, name) values (1, '/p', 'p')"))
+        for result_id, rows in entries.items():
+            connection.execute(sa.text("insert into result (id, project_id, path_name, name) values (:i, 1, :p, 'r')"),
+                               {"i": result_id, "p": f"/p/{result_id}"})
+            for index, entry in reversed(list(enumerate(rows))):   # the index, not the row order, counts
+                connection.execute(sa.text('insert into log (result_id, "index", data) values (:r, :i, :d)'),
+                                   {"r": result_id, "i": index, "d": json.dumps(entry)})
+        connection.execute(sa.text("insert into result (id, project_id, path_name, name) values (3, 1, '/p/3', 'r')"))
+    command.upgrade(config, "head")
+    with orm.Session(eng) as session:
+        runs = {r.id: r for r in session.scalars(sa.select(store.Result))}
+        assert {i: r.entries() for i, r in runs.items()} == {**entries, 3: []}
+        assert (runs[1].log_count, json.loads(runs[1].log_keys), json.loads(runs[1].log_last)) == (
+            2, ["iteration", "main/loss", "lr"], entries[1][1])
+        assert (runs[3].log_count, runs[3].log_keys, runs[3].log_error) == (0, None, None)
+    command.downgrade(config, "0001")
+    with eng.connect() as connection:
+        rows = connection.execute(sa.text('select result_id, "index", data from log order by result_id, "index"')).all()
+    assert [(r, i, json.loads(d)) for r, i, d in rows] == [
+        (r, i, e) for r, run in entries.items() for i, e in enumerate(run)]
