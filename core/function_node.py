@@ -82,10 +82,17 @@ class FunctionNode(ForwardDispatch):
         xs = []
         in_data = []
         requires_grad = False
+        cfg = config
+        record = cfg.enable_backprop
+        rank = 0
         for x in inputs:
             if isinstance(x, Variable):
                 if x._requires_grad:
                     requires_grad = True
+                if record:   # the graph may be recorded: the inputs' ranks, in this one pass (no second loop)
+                    node = x._node
+                    if node.rank > rank:
+                        rank = node.rank
                 in_data.append(x._data)
             elif type(x) is numpy.ndarray or backend.is_array(x):   # the common case without a call
                 in_data.append(x)   # stays bare: it gets a node only if the graph is recorded
@@ -96,7 +103,6 @@ class FunctionNode(ForwardDispatch):
         in_data = tuple(in_data)
         if "cupy" in sys.modules:
             _check_same_backend(self.label, in_data)
-        cfg = config
         if type(self).check_type_forward is not _base_check_type_forward and cfg.type_check:
             from kusari.utils import type_check
             type_check._check_function_types(self, in_data)
@@ -114,21 +120,15 @@ class FunctionNode(ForwardDispatch):
         if cfg.debug:
             _check_finite(self.label, outputs)
 
-        if not (requires_grad and cfg.enable_backprop):
+        if not (requires_grad and record):
             # No graph: the outputs get their nodes on first use, if ever (a backward without
             # double backprop runs its ops this way, so most never do).
             if len(outputs) == 1:
                 return (new_variable(outputs[0], requires_grad, None, None, None),)
             return tuple([new_variable(y, requires_grad, None, None, None) for y in outputs])
-        rank = 0
-        nodes = []
-        for x in xs:
-            node = x._node if isinstance(x, Variable) else new_variable(x, False)._node
-            if node.rank > rank:
-                rank = node.rank
-            nodes.append(node)
         self.rank = rank
-        self.inputs = nodes = tuple(nodes)
+        self.inputs = nodes = tuple([x._node if isinstance(x, Variable) else new_variable(x, False)._node
+                                     for x in xs])
         rank += 1
         if len(outputs) == 1:
             y = new_variable(outputs[0], True)

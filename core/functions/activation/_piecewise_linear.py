@@ -1,4 +1,6 @@
 """PiecewiseLinear: shared base of elementwise activations whose derivative is piecewise constant."""
+import numpy
+
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
 
@@ -17,6 +19,7 @@ class PiecewiseLinear(FunctionNode):
 
     _fname = ""
     _slope_from_output = False
+    _gpu_grad_kernel = None   # optional: an elementwise kernel ``(a, gy) -> gx`` for CuPy arrays
 
     def forward(self, inputs):
         x = inputs[0]
@@ -31,7 +34,10 @@ class PiecewiseLinear(FunctionNode):
         return grad_outputs[0] * self._slope_array(self._retained_array()),
 
     def backward_arrays(self, indexes, grad_outputs):
-        gx = self._slope_array(self._retained_array())
+        a = self._retained_array()
+        if self._gpu_grad_kernel is not None and type(a) is not numpy.ndarray:
+            return self._gpu_grad_kernel(a, grad_outputs[0]),
+        gx = self._slope_array(a)
         gx *= grad_outputs[0]   # slope * gy: the same bits as backward's gy * slope
         return gx,
 

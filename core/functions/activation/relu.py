@@ -1,7 +1,7 @@
 """relu: the rectified linear unit max(x, 0), elementwise."""
 import numpy
 
-from kusari import backend, utils
+from kusari import utils
 from kusari._cuda_kernels import Elementwise
 from kusari._tuning import RELU_ZERO_ROW
 from kusari.functions.activation._piecewise_linear import PiecewiseLinear
@@ -14,6 +14,7 @@ relu_grad_kernel = Elementwise("kusari_relu_grad", "T y, T gy", "T gx", "gx = y 
 class ReLU(PiecewiseLinear):
     _fname = "relu"
     _slope_from_output = True   # y > 0 exactly where x > 0
+    _gpu_grad_kernel = relu_grad_kernel
 
     def _value(self, xp, x):
         if xp is not numpy:
@@ -27,11 +28,6 @@ class ReLU(PiecewiseLinear):
     def _slope(self, xp, y):
         return (y > utils.scalar_operand(0, y)).astype(y.dtype)
 
-    def backward_arrays(self, indexes, grad_outputs):
-        y = self._retained_output_data[0]
-        if backend.is_gpu_array(y):
-            return relu_grad_kernel(y, grad_outputs[0]),
-        return super().backward_arrays(indexes, grad_outputs)
 
 
 def relu(x):
