@@ -1,5 +1,6 @@
 """kusari.rl.q_functions: state-input (ActionValue) and state-action (scalar) Q-functions."""
-from kusari.rl.q_functions.dueling_dqn import DistributionalDuelingDQN, DuelingDQN  # NOQA
+from kusari.rl.q_functions.dueling_dqn import (  # NOQA
+    DistributionalDuelingDQN, DistributionalDuelingFCStateQFunctionWithDiscreteAction, DuelingDQN)
 from kusari.rl.q_functions.state_action_q_functions import (  # NOQA
     FCBNLateActionSAQFunction, FCBNSAQFunction, FCLateActionSAQFunction, FCSAQFunction,
     SingleModelStateActionQFunction)
