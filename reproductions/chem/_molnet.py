@@ -328,13 +328,20 @@ class MolNetRecipe:
         (a scaffold split ignores it). The tier's option ``num_data`` keeps the file's first rows.
         """
         num_data = tier.options.get("num_data")
-        preprocessor = preprocess_method_dict["ggnn" if self.method == "mpnn" else self.method]()
         frac_train, frac_valid, frac_test = FRACTIONS
         result = get_molnet_dataset(
-            self.dataset, preprocessor, split=SPLITS[self.dataset], frac_train=frac_train,
+            self.dataset, self.preprocessor(), split=SPLITS[self.dataset], frac_train=frac_train,
             frac_valid=frac_valid, frac_test=frac_test, seed=seed,
             target_index=None if num_data is None else numpy.arange(num_data))
         return result["dataset"]
+
+    def preprocessor(self):
+        """The featurizer of the method's inputs (MPNN reads GGNN's)."""
+        return preprocess_method_dict["ggnn" if self.method == "mpnn" else self.method]()
+
+    def step_size(self, update: int, updates_per_epoch: int, epochs: int) -> float:
+        """Adam's step size at ``update`` (from 0) of a run of ``epochs``: :attr:`lr` throughout."""
+        return self.lr
 
     def make_predictor(self, n_tasks: int, label_scaler=None) -> GraphConvPredictor:
         """A new predictor: the method's graph convolution and an MLP head with ``n_tasks`` outputs."""
@@ -385,6 +392,7 @@ class MolNetRecipe:
         order = numpy.random.RandomState(seed)
         higher_is_better = self.task_type == "classification"
         best, best_value, best_epoch, history = None, None, 0, []
+        updates_per_epoch, update = math.ceil(len(train) / self.batch_size), 0
         for epoch in range(1, epochs + 1):
             started = time.process_time()
             permutation = order.permutation(len(train))
@@ -392,7 +400,9 @@ class MolNetRecipe:
             for start in range(0, len(train), self.batch_size):
                 batch = concat_molecules([train[i] for i in permutation[start:start + self.batch_size]],
                                          self.masks_padding)
+                optimizer.alpha = self.step_size(update, updates_per_epoch, epochs)
                 optimizer.update(model, *batch)
+                update += 1
                 losses.append(float(model.loss.array))
             record = {"epoch": epoch, "loss": float(numpy.mean(losses)),
                       "train_cpu_s": time.process_time() - started}
