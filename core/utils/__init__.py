@@ -98,7 +98,30 @@ def check_same_dtype(fname: str, **arrays) -> None:
     if len({v.dtype for _, v in items}) > 1:
         desc = ", ".join(f"{k}.dtype={v.dtype}" for k, v in items)
         _invalid(f"{fname}: dtypes must match ({desc}); cast explicitly (F.cast(x, dtype) or "
-                 f"array.astype(dtype)), kusari never upcasts")
+                 f"array.astype(dtype))")
+
+
+def cast_floats(dtype, *xs) -> tuple:
+    """``xs`` (Variables, arrays or None) with each float one of another dtype cast to float ``dtype``.
+
+    Chainer's rule for mixed float dtypes, in one place: an op with parameters computes in its input's
+    dtype (``dtype = x.dtype``: the output keeps x's dtype), a product of two inputs in their promoted
+    dtype. The cast is ``F.cast``, whose gradient comes back in the operand's own dtype, so each
+    parameter's gradient keeps the parameter's dtype. Non-float operands and a non-float ``dtype`` are
+    left as they are, for the op's own checks to refuse. Returns a tuple as long as ``xs``.
+    """
+    dtype = numpy.dtype(dtype)
+    if dtype.kind != "f" or all(x is None or x.dtype == dtype or x.dtype.kind != "f" for x in xs):
+        return xs
+    from kusari.functions.array.cast import cast
+    return tuple(x if x is None or x.dtype == dtype or x.dtype.kind != "f" else cast(x, dtype) for x in xs)
+
+
+def promote_floats(a, b) -> tuple:
+    """``(a, b)`` in their promoted dtype when both are float (``cast_floats``), else as they are."""
+    if a.dtype == b.dtype or a.dtype.kind != "f" or b.dtype.kind != "f":
+        return a, b
+    return cast_floats(numpy.promote_types(a.dtype, b.dtype), a, b)
 
 
 def check_ndim(fname: str, argname: str, x, ndim) -> None:

@@ -3,6 +3,7 @@
 Its gradient with respect to ``x`` is a convolution with the same filter, and the one with respect
 to ``W`` is the convolution weight-gradient node with the roles of ``x`` and ``gy`` swapped.
 """
+from kusari import utils
 from kusari.function_node import FunctionNode
 from kusari.functions.connection.convolution import (ConvolutionWeightGrad, add_bias, bias_grad,
                                                      check_conv_inputs, conv_params, convolution_nd,
@@ -94,6 +95,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     x : Variable or array of shape (N, C_in, d_1, ..., d_n)
     W : Variable or array of shape (C_in, C_out / groups, k_1, ..., k_n)
     b : Variable or array of shape (C_out,), optional
+        W and b may have other float dtypes than x, as in ``convolution_nd``.
     stride, pad, dilate : int or n-tuple of ints
     outsize : n-tuple of ints, optional
         Output spatial shape; by default ``stride * (d - 1) + (k - 1) * dilate + 1 - 2 * pad``.
@@ -104,11 +106,13 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     -------
     Variable of shape (N, C_out, *outsize).
     """
+    W, b = utils.cast_floats(x.dtype, W, b)
     return _deconvolution("deconvolution_nd", None, x, W, b, stride, pad, outsize, dilate, groups)
 
 
 def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
     """1-d transposed convolution: ``x`` (N, C_in, L), ``W`` (C_in, C_out / groups, k)."""
+    W, b = utils.cast_floats(x.dtype, W, b)
     return _deconvolution("deconvolution_1d", 1, x, W, b, stride, pad, outsize, dilate, groups)
 
 
@@ -121,9 +125,11 @@ def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, **kwargs):
         dilate, groups = argument.parse_kwargs(kwargs, ("dilate", 1), ("groups", 1))
     except TypeError as e:
         raise TypeError(f"deconvolution_2d: {e}") from None
+    W, = utils.cast_floats(x.dtype, W)  # b must match x, as in Chainer's deconvolution_2d
     return _deconvolution("deconvolution_2d", 2, x, W, b, stride, pad, outsize, dilate, groups)
 
 
 def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
     """3-d transposed convolution: ``x`` (N, C_in, D, H, W), ``W`` (C_in, C_out / groups, kd, kh, kw)."""
+    W, b = utils.cast_floats(x.dtype, W, b)
     return _deconvolution("deconvolution_3d", 3, x, W, b, stride, pad, outsize, dilate, groups)

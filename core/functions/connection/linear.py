@@ -170,14 +170,16 @@ def linear(x, W, b=None, n_batch_axes=1):
     x : Variable or array of shape (B_1, ..., B_k, I_1, ...)
         The first ``n_batch_axes`` axes are batch axes; the rest (``prod = I``) are flattened.
     W : Variable or array of shape (O, I)
-    b : Variable or array of shape (O,), optional
+        Of any float dtype: it is cast to x's, and its gradient comes back in its own.
+    b : Variable or array of shape (O,), optional, of x's dtype
     n_batch_axes : int
 
     Returns
     -------
-    Variable of shape (B_1, ..., B_k, O).
+    Variable of shape (B_1, ..., B_k, O) and x's dtype.
     """
     if int(n_batch_axes) < 1:
         raise ValueError(f"linear: n_batch_axes must be a positive integer, got {n_batch_axes}")
+    W, = utils.cast_floats(x.dtype, W)  # W of another float dtype computes in x's; b must match x (Chainer)
     node = LinearFunction(int(n_batch_axes))
     return node.apply((x, W) if b is None else (x, W, b))[0]

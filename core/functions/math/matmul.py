@@ -97,7 +97,10 @@ def matmul(a, b, transa=False, transb=False):
     ``b``: (..., K, N) (or (..., N, K) with ``transb``), or (K,).
     Returns (..., M, N) with the broadcast batch shape; a 1-D operand's axis is dropped.
     ``transa`` / ``transb`` transpose the last two axes and are ignored for 1-D operands.
+    Operands of two float dtypes are multiplied in their promoted dtype, as in NumPy and Chainer;
+    each gradient comes back in its operand's dtype.
     """
+    a, b = utils.promote_floats(a, b)
     return MatMul(transa, transb).apply((a, b))[0]
 
 

@@ -110,13 +110,16 @@ def sparse_matmul(a, b, transa=False, transb=False):
 
     Exactly one of ``a``, ``b`` is a ``CooMatrix`` (M, K) holding B matrices or one; the other is
     dense: (B, K, N) or (K, N). ``transa`` / ``transb`` transpose each matrix. Returns the dense
-    product (B, M, N) or (M, N); gradients reach the dense operand and the sparse entries.
+    product (B, M, N) or (M, N); gradients reach the dense operand and the sparse entries. Operands
+    of two float dtypes are multiplied in their promoted dtype (as ``matmul``).
     """
     a_sparse, b_sparse = isinstance(a, CooMatrix), isinstance(b, CooMatrix)
     if a_sparse and not b_sparse:
-        return CooMatMul(a.row, a.col, a.shape, transa=transa, transb=transb).apply((a.data, b))[0]
+        data, b = utils.promote_floats(a.data, b)
+        return CooMatMul(a.row, a.col, a.shape, transa=transa, transb=transb).apply((data, b))[0]
     if b_sparse and not a_sparse:
+        data, a = utils.promote_floats(b.data, a)
         # a @ S == (S^T @ a^T)^T
-        return CooMatMul(b.row, b.col, b.shape, transa=not transb, transb=not transa, transc=True).apply((b.data, a))[0]
+        return CooMatMul(b.row, b.col, b.shape, transa=not transb, transb=not transa, transc=True).apply((data, a))[0]
     raise TypeError(f"sparse_matmul: exactly one of a and b must be a CooMatrix, got "
                     f"{type(a).__name__} and {type(b).__name__}")

@@ -78,6 +78,8 @@ def tensordot(a, b, axes=2):
     """Sum of products of ``a`` and ``b`` over contracted axes, as ``numpy.tensordot``.
 
     ``axes``: an int N (the last N axes of ``a`` with the first N of ``b``) or a pair of axis
-    lists. Returns the free axes of ``a`` followed by the free axes of ``b``.
+    lists. Returns the free axes of ``a`` followed by the free axes of ``b``. Operands of two float
+    dtypes are multiplied in their promoted dtype (as ``matmul``).
     """
+    a, b = utils.promote_floats(a, b)
     return TensorDot(axes).apply((a, b))[0]

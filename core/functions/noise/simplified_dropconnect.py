@@ -97,9 +97,11 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
     sample; W: ``(M, N)``; b: ``(M,)`` or None. With ``use_batchwise_mask`` every sample gets
     its own mask of shape ``(n, M, N)``, else one ``(M, N)`` mask is shared. mask: optional
     keep-mask of that shape (True/1 keeps; the scale is applied on top). With ``train=False``
-    this is a plain linear layer. Returns a Variable of shape ``(n, M)``.
+    this is a plain linear layer. W may have another float dtype than x: it is cast to x's (b must
+    have x's dtype, as in Chainer). Returns a Variable of shape ``(n, M)`` and x's dtype.
     """
     check_ratio(_NAME, ratio)
+    W, = utils.cast_floats(x.dtype, W)
     if not train:
         ratio, mask = 0.0, None
     func = SimplifiedDropconnect(float(ratio), None if mask is None else as_array(mask),

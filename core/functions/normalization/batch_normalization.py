@@ -16,26 +16,29 @@ def is_mixed16(x, gamma) -> bool:
     return x.dtype == numpy.float16 and gamma.dtype == numpy.float32
 
 
-def run_mixed16(x, gamma, compute):
-    """``compute(x)``; under mixed16 (see :func:`is_mixed16`) on x cast to float32, the result cast back."""
-    if not is_mixed16(x, gamma):
+def run_promoted(x, gamma, compute):
+    """``compute(x)`` on x in the promoted dtype of x and gamma, the result cast back to x's dtype.
+
+    Chainer's rule for the normalizations: the statistics are computed in that promoted dtype (a
+    float16 x with float32 parameters, mixed16, in float32), the output has x's dtype. ``compute``
+    casts the parameters to its x's dtype (``utils.cast_floats``).
+    """
+    dtype = numpy.promote_types(x.dtype, gamma.dtype)
+    if x.dtype == dtype:
         return compute(x)
     from kusari.functions.array.cast import cast
-    return cast(compute(cast(x, numpy.float32)), numpy.float16)
+    return cast(compute(cast(x, dtype)), x.dtype)
 
 
 def _norm_axes(fname, x, gamma, beta, axis):
     """The reduced axes and the shape that broadcasts a ``gamma``-shaped array against ``x``.
 
     ``axis=None`` reduces axis 0 and every axis after the ones ``gamma`` covers (Chainer's rule).
-    ``x`` has gamma's dtype, or is float16 with float32 parameters (mixed16).
+    ``x`` may have another float dtype than gamma and beta, which share one (see :func:`run_promoted`).
     """
     utils.check_float(fname, "x", x)
     utils.check_float(fname, "gamma", gamma)
     utils.check_same_dtype(fname, gamma=gamma, beta=beta)
-    if x.dtype != gamma.dtype and not is_mixed16(x, gamma):
-        raise TypeError(f"{fname}: x.dtype={x.dtype} must equal gamma.dtype={gamma.dtype}, or be float16 "
-                        f"with float32 parameters (mixed16)")
     if gamma.shape != beta.shape:
         raise ValueError(f"{fname}: gamma.shape={gamma.shape} does not match beta.shape={beta.shape}")
     if axis is None:
@@ -215,8 +218,9 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
                         axis=None):
     """Batch normalization: ``gamma * (x - mean) / sqrt(var + eps) + beta`` with batch statistics.
 
-    x: (N, *channel_shape, ...); gamma, beta: channel_shape, of x's dtype, or float32 with a float16 x
-    (mixed16: computed in float32, returned in float16). The statistics are taken over axis 0
+    x: (N, *channel_shape, ...); gamma, beta: channel_shape, of one float dtype, x's or another (then
+    computed in the promoted dtype and returned in x's: a float16 x with float32 parameters, mixed16,
+    is computed in float32; gradients come back in each input's dtype). The statistics are taken over axis 0
     and the axes after the channel axes, or over ``axis`` (int or tuple) when given, in which case the
     remaining axes of x must match gamma.shape. When ``running_mean`` / ``running_var`` (arrays of
     gamma's shape) are given they are updated in place: ``r = decay * r + (1 - decay) * stat``, the
@@ -229,15 +233,19 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     fname = "batch_normalization"
     axes, expanded = _norm_axes(fname, x, gamma, beta, axis)
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
-    if backend.is_gpu_array(as_array(x)):
+    mixed16 = is_mixed16(x, gamma)
+    if backend.is_gpu_array(as_array(x)) and (mixed16 or x.dtype == gamma.dtype):
         # under mixed16 cuDNN takes the float16 x with its float32 scale and bias as they are
-        params = () if is_mixed16(x, gamma) else (as_array(gamma), as_array(beta))
+        params = () if mixed16 else (as_array(gamma), as_array(beta))
         gpu = cudnn.library_for(as_array(x), *params)
         if (gpu is not None and _channel_axes(x, gamma, axes)
                 and cudnn_bn.supports_training(gpu, as_array(x), eps, gamma.dtype)):
             _warn_single_value(fname, x, axes, 2)
             node = BatchNormalization(gpu, axes, expanded, eps, running_mean, running_var, decay, cudnn_bn)
             return node.apply((x, gamma, beta))[0]
+    if x.dtype != gamma.dtype:
+        return run_promoted(x, gamma, lambda x: batch_normalization(
+            x, *utils.cast_floats(x.dtype, gamma, beta), eps, running_mean, running_var, decay, axis))
     lib = onednn.library_for(as_array(x), as_array(gamma), as_array(beta))
     if (lib is not None and _channel_axes(x, gamma, axes)
             and onednn_bn.supports_training(lib, as_array(x), eps)):
@@ -246,10 +254,8 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
         return node.apply((x, gamma, beta))[0]
     from kusari.functions.array.reshape import reshape
 
-    def compute(x):
-        x_hat, _ = _standardize_batch(fname, x, axes, eps, running_mean, running_var, decay)
-        return x_hat * reshape(gamma, expanded) + reshape(beta, expanded)
-    return run_mixed16(x, gamma, compute)
+    x_hat, _ = _standardize_batch(fname, x, axes, eps, running_mean, running_var, decay)
+    return x_hat * reshape(gamma, expanded) + reshape(beta, expanded)
 
 
 class FixedBatchNormalization(FunctionNode):
@@ -316,6 +322,6 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
     if mean.shape != gamma.shape or var.shape != gamma.shape:
         raise ValueError(f"{fname}: mean.shape={mean.shape} and var.shape={var.shape} must both "
                          f"equal gamma.shape={gamma.shape}")
-    return run_mixed16(x, gamma, lambda x: FixedBatchNormalization(axes, expanded, eps).apply(
-        (x, gamma, beta, mean, var))[0])
+    return run_promoted(x, gamma, lambda x: FixedBatchNormalization(axes, expanded, eps).apply(
+        (x, *utils.cast_floats(x.dtype, gamma, beta, mean, var)))[0])
 

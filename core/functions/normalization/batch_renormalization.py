@@ -3,7 +3,7 @@ import warnings
 
 from kusari import backend, utils
 from kusari.functions.normalization.batch_normalization import (
-    _check_running, _norm_axes, _standardize_batch, _update_running, fixed_batch_normalization, run_mixed16)
+    _check_running, _norm_axes, _standardize_batch, _update_running, fixed_batch_normalization, run_promoted)
 from kusari.variable import as_variable
 
 
@@ -28,6 +28,7 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
 
     def compute(x):
+        gamma_, beta_ = utils.cast_floats(x.dtype, gamma, beta)
         x_hat, node = _standardize_batch(fname, x, axes, eps)
         mean = node.mean.reshape(gamma.shape)
         var = node.var.reshape(gamma.shape)
@@ -40,9 +41,9 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
         if update_statistics and m > 0:
             _update_running(running_mean, running_var, mean, var, decay, m)
         from kusari.functions.array.reshape import reshape
-        g = as_variable(gamma)
-        return x_hat * reshape(g * r, expanded) + reshape(g * d + beta, expanded)
-    return run_mixed16(x, gamma, compute)
+        g = as_variable(gamma_)
+        return x_hat * reshape(g * r, expanded) + reshape(g * d + beta_, expanded)
+    return run_promoted(x, gamma, compute)
 
 
 def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):

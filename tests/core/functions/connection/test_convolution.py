@@ -128,8 +128,8 @@ def test_rank_dtype_and_bias_errors():
         F.convolution_1d(x, W)
     with pytest.raises(TypeError, match="convolution_2d: x must be a floating-point array"):
         F.convolution_2d(x.astype(numpy.int32), W)
-    with pytest.raises(TypeError, match="convolution_2d: dtypes must match"):
-        F.convolution_2d(x.astype(numpy.float64), W)
+    with pytest.raises(TypeError, match="convolution_2d: dtypes must match"):  # Chainer's rule: b has x's dtype
+        F.convolution_2d(x.astype(numpy.float64), W, numpy.zeros(3, numpy.float32))
     with pytest.raises(ValueError, match=r"convolution_2d: b must have shape \(3,\), got b.shape=\(2,\)"):
         F.convolution_2d(x, W, numpy.zeros(2, numpy.float32))
     with pytest.raises(ValueError, match=r"convolution_nd: x must have shape \(N, C, d_1, ..., d_n\)"):

@@ -63,8 +63,9 @@ def test_bad_shapes_and_dtypes():
         F.linear(x, W, n_batch_axes=0)
     with pytest.raises(TypeError, match="linear: x must be a floating-point array"):
         F.linear(x.astype(numpy.int64), W)
-    with pytest.raises(TypeError, match=r"linear: dtypes must match \(x.dtype=float64, W.dtype=float32\)"):
-        F.linear(x.astype(numpy.float64), W)
+    with pytest.raises(TypeError, match=r"linear: dtypes must match \(x.dtype=float64, W.dtype=float64, "
+                                        r"b.dtype=float32\)"):  # W is cast to x's dtype, b must have it
+        F.linear(x.astype(numpy.float64), W, numpy.zeros(2, numpy.float32))
 
 
 def test_bias_dtype_mismatch_is_named():

@@ -95,8 +95,6 @@ def test_matmul_scalar_rejected():
 
 
 def test_matmul_dtype_checks():
-    with pytest.raises(TypeError, match="matmul: dtypes must match"):
-        F.matmul(numpy.ones((2, 3), numpy.float32), numpy.ones((3, 2), numpy.float64))
     with pytest.raises(TypeError, match="matmul: a must be a floating-point array"):
         F.matmul(numpy.ones((2, 3), numpy.int32), numpy.ones((3, 2), numpy.float32))
 

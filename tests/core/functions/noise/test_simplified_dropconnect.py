@@ -106,9 +106,10 @@ def test_mask_shape_mismatch_rejected():
                                  mask=numpy.ones((4, 5), bool))
 
 
-def test_dtype_mismatch_rejected():
+def test_bias_dtype_mismatch_rejected():
+    # W may differ from x (tests/core/functions/test_mixed_dtypes.py); b must have x's dtype, as in Chainer
     with pytest.raises(TypeError, match="simplified_dropconnect: dtypes must match"):
-        F.simplified_dropconnect(numpy.ones((2, 5), "f"), numpy.ones((4, 5), "d"))
+        F.simplified_dropconnect(numpy.ones((2, 5), "f"), numpy.ones((4, 5), "d"), numpy.ones(4, "d"))
 
 
 def test_bad_ratio_rejected():

@@ -69,10 +69,13 @@ def test_integer_input_rejected():
         F.group_normalization(numpy.ones((2, 6), numpy.int32), 2, *_params())
 
 
-def test_mixed_dtypes_rejected():
-    with pytest.raises(TypeError, match=r"group_normalization: dtypes must match \(x.dtype=float32, "
-                                        r"gamma.dtype=float64"):
-        F.group_normalization(numpy.ones((2, 6), numpy.float32), 2, *_params(dtype=numpy.float64))
+def test_mixed_parameter_dtypes_rejected():
+    # x may differ from the parameters (tests/core/functions/test_mixed_dtypes.py), gamma and beta not
+    gamma, _ = _params(dtype=numpy.float64)
+    _, beta = _params(dtype=numpy.float32)
+    with pytest.raises(TypeError, match=r"group_normalization: dtypes must match \(gamma.dtype=float64, "
+                                        r"beta.dtype=float32"):
+        F.group_normalization(numpy.ones((2, 6), numpy.float32), 2, gamma, beta)
 
 
 @pytest.mark.filterwarnings("error")
