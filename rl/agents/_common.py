@@ -42,11 +42,20 @@ def check_optimizer(who: str, name: str, optimizer: Any, link: kusari.Link, link
                          f"not hold the {link_name}'s parameters")
 
 
-def place_model(gpu: int | None, *links: kusari.Link) -> backend.Device | None:
-    """Send ``links`` to GPU ``gpu`` and return that device; None or a negative id keeps the host."""
-    if gpu is None or gpu < 0:
+def place_model(gpu, *links: kusari.Link) -> backend.Device | None:
+    """Send ``links`` to the device ``gpu`` names and return it; None on the host (no transfers).
+
+    ``gpu`` is every agent's one spelling of a device: PFRL's GPU id (None or a negative id: the
+    host), or any device kusari names elsewhere (``'@numpy'``, ``'@cupy:N'``, a Device).
+    """
+    if gpu is None or (type(gpu) is int and gpu < 0):
         return None
+    if isinstance(gpu, bool) or not isinstance(gpu, (int, str, backend.Device)):
+        raise TypeError(f"gpu must be None, a GPU id (int), a device name such as '@cupy:0' or a "
+                        f"Device, got {gpu!r} ({type(gpu).__name__})")
     device = backend.get_device(gpu)
+    if device.xp is numpy:
+        return None
     for link in links:
         link.to_device(device)
     return device

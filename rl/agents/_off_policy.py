@@ -57,7 +57,6 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
                                             who=agent)
         self.replay_buffer = replay_buffer
         self.gamma = gamma
-        self.gpu = gpu
         self.device = place_model(gpu, *models.values())
         self.replay_start_size = replay_start_size
         self.minibatch_size = minibatch_size

@@ -37,8 +37,8 @@ class A2C(AttributeSavingMixin, BatchAgent):
         Discount factor in [0, 1].
     num_processes : int
         Number of environments (observations per ``batch_act``).
-    gpu : int or None
-        GPU id; None or negative for the CPU.
+    gpu : int, str or Device, optional
+        PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     update_steps : int
         Steps per environment between updates.
     phi : callable

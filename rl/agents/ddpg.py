@@ -31,8 +31,8 @@ class DDPG(_OffPolicyActorCritic):
         Discount factor.
     explorer : kusari.rl.explorer.Explorer
         Turns the policy's action into the training action (e.g. ``AdditiveOU``).
-    gpu : int or None
-        CuPy device id; None or negative runs on NumPy.
+    gpu : int, str or Device, optional
+        PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     replay_start_size : int
         Updates start once the buffer holds this many transitions (at most its capacity).
     minibatch_size, update_interval, n_times_update : int

@@ -119,8 +119,8 @@ class DQN(AttributeSavingMixin, BatchAgent):
         Discount factor, in [0, 1].
     explorer : Explorer
         Turns the greedy action into the one taken while training.
-    gpu : int, optional
-        GPU id; None or a negative id runs on the CPU.
+    gpu : int, str or Device, optional
+        PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     replay_start_size : int
         No update before the buffer holds this many experiences (>= ``minibatch_size``, <= capacity).
     minibatch_size : int
@@ -180,7 +180,6 @@ class DQN(AttributeSavingMixin, BatchAgent):
         self.replay_buffer = replay_buffer
         self.gamma = gamma
         self.explorer = explorer
-        self.gpu = gpu
         self.replay_start_size = replay_start_size
         self.minibatch_size = minibatch_size
         self.update_interval = update_interval

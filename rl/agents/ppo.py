@@ -112,8 +112,8 @@ class PPO(AttributeSavingMixin, BatchAgent):
     model : kusari.Link
     optimizer : kusari.Optimizer
         Already set up on ``model``; its hyperparameters (``lr``, ``alpha``) are read at each step.
-    gpu : int or None
-        GPU id; None or negative for the CPU.
+    gpu : int, str or Device, optional
+        PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     gamma, lambd : float
         Discount factor and GAE's lambda, in [0, 1].
     phi : callable

@@ -40,8 +40,8 @@ class REINFORCE(AttributeSavingMixin, Agent):
         Maps a batch of observations to an action distribution.
     optimizer : kusari.Optimizer
         Already set up on ``model``.
-    gpu : int or None
-        GPU id; None or negative for the CPU.
+    gpu : int, str or Device, optional
+        PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     beta : float
         Weight of the entropy bonus.
     phi : callable

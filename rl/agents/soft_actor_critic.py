@@ -52,8 +52,8 @@ class SoftActorCritic(_OffPolicyActorCritic):
     replay_buffer : kusari.rl.replay_buffer.AbstractReplayBuffer
     gamma : float
         Discount factor.
-    gpu : int or None
-        CuPy device id; None or negative runs on NumPy.
+    gpu : int, str or Device, optional
+        PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     replay_start_size, minibatch_size, update_interval : int
         As in :class:`DDPG`.
     phi : callable

@@ -49,8 +49,8 @@ class TD3(_OffPolicyActorCritic):
         Discount factor.
     explorer : kusari.rl.explorer.Explorer
         Turns the policy's action into the training action (e.g. ``AdditiveGaussian``).
-    gpu : int or None
-        CuPy device id; None or negative runs on NumPy.
+    gpu : int, str or Device, optional
+        PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     replay_start_size, minibatch_size, update_interval, n_times_update : int
         As in :class:`DDPG` (PFRL ignores ``n_times_update`` here; kusari honours it).
     phi : callable

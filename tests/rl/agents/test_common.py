@@ -1,9 +1,12 @@
 """kusari.rl.agents._common: the checks and helpers every agent shares."""
 import collections
+import inspect
 import math
+import re
 
 import kusari
 import kusari.links as L
+import kusari.rl.agents
 import numpy
 import pytest
 from kusari import optimizers
@@ -137,12 +140,31 @@ def test_require_positive_int_refuses(value):
         require_positive_int("Agent", "n", value)
 
 
-@pytest.mark.parametrize("gpu", [None, -1])
+@pytest.mark.parametrize("gpu", [None, -1, "@numpy", kusari.get_device("@numpy")])
 def test_place_model_on_the_host(gpu):
     link = L.Linear(2, 3)
     W = link.W.array
     assert place_model(gpu, link) is None
     assert link.W.array is W
+
+
+@pytest.mark.parametrize("gpu", [True, 1.0, [0]])
+def test_place_model_refuses_what_names_no_device(gpu):
+    with pytest.raises(TypeError, match=rf"^gpu must be None, a GPU id \(int\), a device name .* got "
+                                        rf"{re.escape(repr(gpu))} \({type(gpu).__name__}\)$"):
+        place_model(gpu, L.Linear(2, 3))
+
+
+def test_every_agent_spells_a_device_gpu():
+    """One spelling across the agents: PFRL's ``gpu`` argument (default None: the host), never ``device``."""
+    agents = [c for c in vars(kusari.rl.agents).values() if isinstance(c, type) and hasattr(c, "act")]
+    placed = [c for c in agents if "gpu" in inspect.signature(c).parameters]
+    assert len(placed) >= 10
+    for agent_class in agents:
+        parameters = inspect.signature(agent_class).parameters
+        assert "device" not in parameters, agent_class.__name__
+        if agent_class in placed:
+            assert parameters["gpu"].default is None, agent_class.__name__
 
 
 def test_concat_batches_of_structures():
