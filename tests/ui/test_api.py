@@ -125,32 +125,13 @@ def test_concurrent_listings_register_each_new_run_once(api, project_dir):
     assert names == [f"run{i}" for i in range(1, 8)]
 
 
-def test_kusari_ui_server_binds_loopback_and_serves_the_api(db_url, tmp_path):
+def test_kusari_ui_server_binds_loopback_and_serves_the_api(ui_server):
     """The real server (uvicorn) started as a user does, on a free loopback port."""
-    import socket
-    import subprocess
-    import sys
-    import time
     import urllib.request
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "kusari.ui", "--db", db_url, "server", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/projects", timeout=5) as response:
-                    assert json.load(response) == {"projects": []}
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
-    finally:
-        server.terminate()
-        output = server.communicate(timeout=30)[0]
-    assert f"Uvicorn running on http://127.0.0.1:{port}" in output
+    with urllib.request.urlopen(ui_server.url + "/api/v1/projects", timeout=5) as response:
+        assert json.load(response) == {"projects": []}
+    assert f"Uvicorn running on http://127.0.0.1:{ui_server.port}" in ui_server.stop()
+
 
 
 def test_series_keeps_ends_and_extremes_when_reduced_and_smooths_over_every_entry(api, tmp_path):

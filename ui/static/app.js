@@ -8,8 +8,11 @@ const api = (path, options) => fetch("api/v1" + path, options).then(async (r) =>
   if (!r.ok) throw new Error(body.message || r.statusText);
   return body;
 });
-const state = { project: null, results: [], selected: new Set(), sort: { key: "id", dir: 1 }, plot: null };
+const state = { project: null, results: [], selected: new Set(), sort: { key: "id", dir: 1 }, plot: null,
+  busy: false, chartRequest: 0 };
 const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+// ?refresh=SECONDS sets how often the page follows training runs (5 s by default)
+const REFRESH_S = Number(new URLSearchParams(location.search).get("refresh")) || 5;
 
 function el(tag, text, attrs = {}) {
   const node = document.createElement(tag);
@@ -33,29 +36,37 @@ async function loadProjects() {
 }
 
 const argsOf = (r) => Object.fromEntries(r.args.map((a) => [a.key, a.value]));
-const entriesOf = (r) => r.logs.map((l) => Object.fromEntries(l.logItems.map((i) => [i.key, i.value])));
+const lastOf = (r) => r.logs.length ? Object.fromEntries(r.logs.at(-1).logItems.map((i) => [i.key, i.value])) : {};
 
+// One refresh: the run list with each run's last log entry only, the table, then the chart of the
+// selected runs from the server's reduced series. Timed as the "kusari-refresh" performance measure
+// (until the frame that shows it), which the scale test reads.
 async function refresh() {
-  if (!state.project) return;
+  if (!state.project || state.busy) return;
+  state.busy = true;
+  performance.mark("kusari-refresh-start");
   try {
-    const { results } = await api(`/projects/${state.project.id}/results?logs_limit=1000`);
-    state.results = results;
+    const { results } = await api(`/projects/${state.project.id}/results?logs_limit=1`);
+    state.results = results.map((r) => ({ ...r, argMap: argsOf(r), last: lastOf(r) }));
     if (!state.selected.size) results.slice(0, 10).forEach((r) => state.selected.add(r.id));
     renderTable();
-    renderChart();
-    status(`${state.project.name}: ${results.length} runs`);
-  } catch (e) { status(e.message); }
+    await renderChart();
+    await new Promise(requestAnimationFrame);
+    performance.measure("kusari-refresh", "kusari-refresh-start");
+    const unreadable = results.filter((r) => r.logError).length;
+    status(`${state.project.name}: ${results.length} runs` + (unreadable ? `, ${unreadable} with an unreadable log` : ""));
+  } catch (e) { status(e.message); } finally { state.busy = false; }
   loadProjects();
 }
 
 function renderTable() {
-  const argKeys = [...new Set(state.results.flatMap((r) => r.args.map((a) => a.key)))].sort();
+  const argKeys = [...new Set(state.results.flatMap((r) => Object.keys(r.argMap)))].sort();
   const columns = ["", "id", "name", ...argKeys, "iteration", "commands"];
   const filter = document.getElementById("filter").value.toLowerCase();
-  const rows = state.results.filter((r) => !filter || [r.name, ...Object.values(argsOf(r))]
+  const rows = state.results.filter((r) => !filter || [r.name, ...Object.values(r.argMap)]
     .some((v) => String(v).toLowerCase().includes(filter)));
   const value = (r, key) => key === "id" ? r.id : key === "name" ? r.name
-    : key === "iteration" ? (entriesOf(r).at(-1) || {}).iteration : argsOf(r)[key];
+    : key === "iteration" ? r.last.iteration : r.argMap[key];
   const { key, dir } = state.sort;
   rows.sort((a, b) => {
     const x = value(a, key), y = value(b, key);
@@ -71,12 +82,20 @@ function renderTable() {
   }
   document.querySelector("#runs thead").replaceChildren(head);
   document.querySelector("#runs tbody").replaceChildren(...rows.map((r) => {
-    const tr = el("tr");
+    const tr = el("tr", null, { "data-run": r.name });
     const box = el("input", null, { type: "checkbox" });
     box.checked = state.selected.has(r.id);
-    box.onchange = () => { box.checked ? state.selected.add(r.id) : state.selected.delete(r.id); renderChart(); };
+    box.onchange = () => {
+      box.checked ? state.selected.add(r.id) : state.selected.delete(r.id);
+      renderChart().catch((e) => status(e.message));
+    };
     const first = el("td"); first.append(box); tr.append(first);
-    for (const c of columns.slice(1, -1)) tr.append(el("td", value(r, c) ?? ""));
+    for (const c of columns.slice(1, -1)) {
+      const td = el("td", value(r, c) ?? "");
+      // a log the server could not read: the run stays listed with what was read before, and says why
+      if (c === "name" && r.logError) td.append(el("span", " ⚠ log unreadable", { class: "warning", title: r.logError }));
+      tr.append(td);
+    }
     tr.append(commandCell(r));
     return tr;
   }));
@@ -100,31 +119,32 @@ function commandCell(r) {
   return td;
 }
 
-function renderChart() {
+async function renderChart() {
   const runs = state.results.filter((r) => state.selected.has(r.id));
-  const keys = [...new Set(runs.flatMap((r) => entriesOf(r).flatMap(Object.keys)))].sort();
+  const keys = [...new Set(runs.flatMap((r) => r.logKeys))].sort();
   const ysel = document.getElementById("ykey");
   const ykey = keys.includes(ysel.value) ? ysel.value : keys.find((k) => k.endsWith("loss")) || keys[0];
   ysel.replaceChildren(...keys.map((k) => el("option", k)));
   ysel.value = ykey;
   const xkey = document.getElementById("xkey").value;
-  const alpha = Number(document.getElementById("smooth").value);
+  const width = Math.max(400, document.getElementById("chart").clientWidth);
+  const query = new URLSearchParams({ x: xkey, y: ykey ?? "", points: 2 * width,
+    smoothing: document.getElementById("smooth").value });
+  const request = ++state.chartRequest;
+  const curves = ykey === undefined ? [] : await Promise.all(runs.map((r) =>
+    api(`/projects/${state.project.id}/results/${r.id}/series?${query}`).then((b) => b.series)));
+  if (request !== state.chartRequest) return;   // a newer chart was asked for meanwhile
   // uPlot wants one x array: the union of every run's x, each series null where it has no point
-  const xs = [...new Set(runs.flatMap((r) => entriesOf(r).map((e) => e[xkey]).filter((x) => x != null)))].sort((a, b) => a - b);
+  const xs = [...new Set(curves.flatMap((c) => c.x))].sort((a, b) => a - b);
   const index = new Map(xs.map((x, i) => [x, i]));
-  const series = runs.map((r) => {
+  const series = curves.map((c) => {
     const ys = new Array(xs.length).fill(null);
-    let s = null;
-    for (const e of entriesOf(r)) {
-      if (e[xkey] == null || e[ykey] == null) continue;
-      s = s === null ? e[ykey] : alpha * s + (1 - alpha) * e[ykey];   // exponential moving average
-      ys[index.get(e[xkey])] = s;
-    }
+    c.x.forEach((x, i) => { ys[index.get(x)] = c.y[i]; });
     return ys;
   });
   const log = document.getElementById("logscale").checked;
   const opts = {
-    width: Math.max(400, document.getElementById("chart").clientWidth), height: 320,
+    width, height: 320,
     scales: { x: { time: false }, y: { distr: log ? 3 : 1 } },
     series: [{ label: xkey }, ...runs.map((r, i) => ({ label: r.name, stroke: COLORS[i % COLORS.length], spanGaps: true }))],
   };
@@ -132,7 +152,9 @@ function renderChart() {
   state.plot = new uPlot(opts, [xs, ...series], document.getElementById("chart"));
 }
 
-for (const id of ["ykey", "xkey", "logscale", "smooth"]) document.getElementById(id).onchange = renderChart;
+for (const id of ["ykey", "xkey", "logscale", "smooth"]) {
+  document.getElementById(id).onchange = () => renderChart().catch((e) => status(e.message));
+}
 document.getElementById("filter").oninput = renderTable;
 loadProjects();
-setInterval(refresh, 5000);   // charts follow runs while they train
+setInterval(refresh, REFRESH_S * 1000);   // charts follow runs while they train
