@@ -598,6 +598,100 @@ CASES = {"nstep": nstep_case, "dqn": dqn_cases, "ppo": ppo_case, "ddpg": ddpg_ca
          "sac_updates": sac_updates_case, "td3_updates": td3_updates_case,
          "ddpg_updates": ddpg_updates_case, "categorical_dqn": categorical_dqn_cases,
          "iqn": iqn_case}
+
+
+def rainbow_params(named_shapes, rng):
+    """Seeded parameters for the large Rainbow network (26 MB, too large to store), in the order of
+    the names with ``/`` for ``.``:
+    ``U(-1, 1)`` times ``1/sqrt(fan_in)`` (weights) or 0.1 (biases), noise amplitudes (``sigma``)
+    from ``U(0, 1)`` times the same; tests/rl/test_pfrl_parity_rainbow.py draws them alike."""
+    result = {}
+    for name, shape in sorted(named_shapes, key=lambda item: item[0].replace(".", "/")):
+        scale = 1 / np.sqrt(np.prod(shape[1:])) if len(shape) > 1 else 0.1
+        low = 0.0 if "sigma" in name else -1.0
+        result[name] = (rng.uniform(low, 1, shape) * scale).astype(np.float32)
+    return result
+
+
+def rainbow_case():
+    """``rainbow.npz`` (seed 54): three ``CategoricalDoubleDQN`` updates (SGD lr 0.1, mean, the
+    importance weights ``weight`` (6,)) of ``DistributionalDuelingDQN(2 actions, 11 atoms in
+    [-3, 3], 1 input channel)`` made noisy by ``to_factorized_noisy(sigma_scale=0.5)``, as PFRL's
+    Rainbow example builds it, on 6 experiences of 1 to 3 steps of uint8 84x84 frames through the
+    example's ``phi`` (x / 255). The model and target parameters are ``rainbow_params`` draws (the
+    test repeats them); stored: PFRL's own initial noise amplitudes (``sigma_init/...``, the
+    constant of each array), every
+    noise draw in the order drawn (``noise``: each noisy layer's ``in + out`` standard normals),
+    each update's priorities (``errors`` (3, 6)), ``average_q``, ``average_loss``, and after the
+    updates each parameter (``after/...``), of those larger than 4096 only the values at 4096
+    seeded flat positions (``after_index/...``)."""
+    from pfrl.nn import to_factorized_noisy
+    from pfrl.nn import noisy_linear
+    rng = np.random.RandomState(54)  # its own draws, so that it is written alone or after the others
+    torch.manual_seed(54)
+    n_updates, n_atoms, v_min, v_max, sigma_scale, n_sub = 3, 11, -3.0, 3.0, 0.5, 4096
+    q = q_functions.DistributionalDuelingDQN(2, n_atoms, v_min, v_max, n_input_channels=1)
+    to_factorized_noisy(q, sigma_scale=sigma_scale)
+    fixture = {}
+    for name, p in q.named_parameters():
+        if "sigma" in name:  # one constant per array
+            (fixture[f"sigma_init/{name.replace('.', '/')}"],) = np.unique(p.detach().numpy())
+    shapes = [(name, tuple(p.shape)) for name, p in q.named_parameters()]
+    init, init_target = rainbow_params(shapes, rng), rainbow_params(shapes, rng)
+    with torch.no_grad():
+        for name, p in q.named_parameters():
+            p.copy_(torch.from_numpy(init[name]))
+    agent = agents.CategoricalDoubleDQN(
+        q, sgd(q), replay_buffers.PrioritizedReplayBuffer(100), GAMMA, explorers.Greedy(),
+        replay_start_size=BATCH, minibatch_size=BATCH, target_update_interval=100,
+        batch_accumulator="mean", phi=lambda x: np.asarray(x, dtype=np.float32) / 255)
+    with torch.no_grad():
+        for name, p in agent.target_model.named_parameters():
+            p.copy_(torch.from_numpy(init_target[name]))
+    lengths = [1, 2, 3, 3, 2, 1]
+    arrays = {k: [] for k in ("state", "action", "reward", "next_state", "is_state_terminal")}
+    for n, term in zip(lengths, [False, True, False, True, False, False]):
+        frames = rng.randint(0, 256, (n + 1, 1, 84, 84)).astype(np.uint8)
+        arrays["state"].extend(frames[:-1])
+        arrays["next_state"].extend(frames[1:])
+        arrays["action"].extend(rng.randint(0, 2, n))
+        arrays["reward"].extend(rng.uniform(-2, 2, n).astype(np.float32))
+        arrays["is_state_terminal"].extend([False] * (n - 1) + [term])
+    arrays = {k: np.asarray(v) for k, v in arrays.items()}
+    arrays["exp_len"] = np.asarray(lengths, np.int64)
+    arrays["weight"] = rng.uniform(0.3, 1, BATCH).astype(np.float32)
+    draws, errors = [], []
+
+    def recorded_normal(mean, std, size, dtype, device):
+        e = torch.from_numpy(rng.standard_normal(size).astype(np.float32))
+        draws.append(e.numpy().copy())
+        return e
+    agent.replay_buffer.update_errors = lambda e: errors.append(list(e))
+    normal = noisy_linear.torch.normal
+    noisy_linear.torch.normal = recorded_normal
+    try:
+        for _ in range(n_updates):
+            experiences = build_experiences(arrays, discrete=True)
+            for exp, w in zip(experiences, arrays["weight"]):
+                exp[0]["weight"] = float(w)
+            agent.update(experiences)
+    finally:
+        noisy_linear.torch.normal = normal
+    stats = dict(agent.get_statistics())
+    for name, p in agent.model.named_parameters():
+        key, value = name.replace(".", "/"), p.detach().numpy().ravel()
+        if value.size > n_sub:
+            index = np.sort(rng.choice(value.size, n_sub, replace=False)).astype(np.int32)
+            fixture["after_index/" + key], value = index, value[index]
+        fixture["after/" + key] = value.copy()
+    np.savez_compressed(out + "/rainbow.npz", **fixture, **arrays, gamma=GAMMA, n_atoms=n_atoms,
+                        v_min=v_min, v_max=v_max, sigma_scale=sigma_scale, n_updates=n_updates,
+                        noise=np.concatenate(draws), noise_sizes=np.asarray([len(d) for d in draws]),
+                        errors=np.asarray(errors, np.float32), average_q=stats["average_q"],
+                        average_loss=stats["average_loss"])
+
+
+CASES["rainbow"] = rainbow_case
 for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
     CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)

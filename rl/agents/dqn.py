@@ -336,18 +336,24 @@ class DQN(AttributeSavingMixin, BatchAgent):
         weights = self._importance_weights(experiences)
         target = self._compute_target_values(exp_batch)
         self.optimizer.target.cleargrads()
-        y, loss = _loss_and_gradients(self.model, exp_batch["state"], exp_batch["action"], target,
-                                      weights, self.clip_delta, self.batch_accumulator)
+        y, loss = self._loss_and_gradients(exp_batch, target, weights)
         y = backend.to_cpu(y.array)
         self.q_record.extend(y.tolist())
         self.loss_record.append(float(loss.array))
         if weights is not None or errors_out is not None:
-            errors = numpy.abs(y - backend.to_cpu(target)).tolist()
+            errors = numpy.abs(y - backend.to_cpu(kusari.as_array(target))).tolist()
             if errors_out is not None:
                 errors_out[:] = errors
             if weights is not None:
                 self.replay_buffer.update_errors(errors)
         self._apply_gradients()
+
+    def _loss_and_gradients(self, exp_batch: dict[str, Any], target, weights
+                            ) -> tuple[kusari.Variable, kusari.Variable]:
+        """``Q(s, a)`` (B,) and the loss towards ``target`` (B,), whose gradients are added into the
+        model's parameters (traced and replayed by static_graph)."""
+        return _loss_and_gradients(self.model, exp_batch["state"], exp_batch["action"], target,
+                                   weights, self.clip_delta, self.batch_accumulator)
 
     def _importance_weights(self, experiences: list[list[dict[str, Any]]]):
         """The B importance weights of prioritized replay on the device, or None without them."""

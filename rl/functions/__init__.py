@@ -3,3 +3,4 @@ from kusari.rl.functions.squashed_gaussian_draw import squashed_gaussian_draw, S
 from kusari.rl.functions.squashed_gaussian_log_density import (  # NOQA
     squashed_gaussian_log_density, SquashedGaussianLogDensity)
 from kusari.rl.functions.quantile_huber_loss import quantile_huber_loss  # NOQA
+from kusari.rl.functions.scale_grad import scale_grad  # NOQA

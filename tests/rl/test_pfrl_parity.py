@@ -13,11 +13,15 @@ import numpy
 import pytest
 from kusari import optimizers
 from kusari.rl import explorers, nn, policies, q_functions, replay_buffers
+from kusari.rl.agents.al import AL
 from kusari.rl.agents.categorical_dqn import CategoricalDoubleDQN, CategoricalDQN
 from kusari.rl.agents.ddpg import DDPG
 from kusari.rl.agents.iqn import IQN, CosineBasisLinear, ImplicitQuantileQFunction
 from kusari.rl.agents.double_dqn import DoubleDQN
+from kusari.rl.agents.double_pal import DoublePAL
+from kusari.rl.agents.dpp import DPP, DPPL, DPPGreedy
 from kusari.rl.agents.dqn import DQN
+from kusari.rl.agents.pal import PAL
 from kusari.rl.agents.ppo import PPO
 from kusari.rl.agents.soft_actor_critic import SoftActorCritic
 from kusari.rl.agents.td3 import TD3
@@ -385,3 +389,40 @@ def test_ddpg_follows_pfrl_over_many_updates():
         assert_close_after(agent.critic_loss_record[-1], fx["critic_loss"][k], "critic_loss", k)
         assert_close_after(agent.actor_loss_record[-1], fx["actor_loss"][k], "actor_loss", k)
         assert_params_after(nets, fx, k)
+
+
+@pytest.mark.parametrize("name, agent_class, hyperparameters", [
+    ("al", AL, ("alpha",)),
+    ("pal", PAL, ("alpha",)),
+    ("double_pal", DoublePAL, ("alpha",)),
+    ("dpp", DPP, ("eta",)),
+    ("dppl", DPPL, ("eta",)),
+    ("dpp_greedy", DPPGreedy, ()),
+])
+def test_dqn_variant_updates_match_pfrl(name, agent_class, hyperparameters):
+    fx = load_fixture(name)
+    batch_size, n_updates = 6, int(fx["n_updates"])
+
+    def run(cls, **kwargs):
+        q = q_functions.FCStateQFunctionWithDiscreteAction(OBS, 2, HIDDEN, 1)
+        load_params(q, fx, "init")
+        agent = cls(q, sgd(q), replay_buffers.ReplayBuffer(100), float(fx["gamma"]), explorers.Greedy(),
+                    replay_start_size=batch_size, minibatch_size=batch_size, target_update_interval=100,
+                    clip_delta=True, batch_accumulator="mean", **kwargs)
+        load_params(agent.target_model, fx, "init_target")
+        exps = experiences(fx, discrete=True)
+        for k in range(n_updates):
+            agent.update(exps[k * batch_size:(k + 1) * batch_size])
+            yield agent, k
+
+    for agent, k in run(agent_class, **{h: float(fx[h]) for h in hyperparameters}):
+        at_k = {key: value[k] for key, value in fx.items() if key.startswith("after/")}
+        try:
+            assert_params(agent.model, at_k, "after")
+        except AssertionError as e:
+            raise AssertionError(f"after update {k}: {e}") from None
+    assert_statistics(agent, fx, ("average_q", "average_loss"))
+    # the fixture tells the variant from DQN: DQN's parameters end elsewhere
+    *_, (dqn, _) = run(DQN)
+    last = {key: value[-1] for key, value in fx.items() if key.startswith("after/")}
+    assert max(numpy.abs(param.array - value).max() for _, param, value in _params(dqn.model, last, "after")) > 1e-3
