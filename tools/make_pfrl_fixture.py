@@ -65,6 +65,13 @@ after three ``agent.update(experiences)`` on the same 6 experiences (SGD lr 0.1)
 (``taus`` (3, 6, 5), ``taus_tilde`` (3, 6, 3), ``taus_prime`` (3, 6, 4), in the order drawn),
 ``average_q`` and ``average_loss``.
 
+and (seed 53, case ``dqn_variants``) ``al.npz``, ``pal.npz``, ``double_pal.npz`` (alpha 0.7),
+``dpp.npz``, ``dppl.npz`` (eta 2) and ``dpp_greedy.npz``: each agent on the DQN cases' Q-function
+with a differing target network, after three ``agent.update(experiences)`` on the recorded
+minibatches ``experiences[6k:6k+6]`` (18 experiences of 1 to 3 steps; SGD lr 0.1, Huber loss); the
+parameters after each update (``after/...`` with a first axis of 3), ``average_q`` and
+``average_loss``.
+
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
 """
@@ -594,10 +601,45 @@ def iqn_case():
     np.savez(out + "/iqn.npz", **fixture)
 
 
+def dqn_variant_cases():
+    global rng
+    rng = np.random.RandomState(53)  # its own draws, so that it is written alone or after the others
+    torch.manual_seed(53)
+    n_updates = 3
+    from pfrl.agents.dpp import DPPL, DPPGreedy  # pfrl.agents exports DPP only
+    q = randomize_biases(q_functions.FCStateQFunctionWithDiscreteAction(OBS, 2, HIDDEN, 1))
+    init, target = copy.deepcopy(q.state_dict()), perturbed_state(q)
+    # one minibatch of 6 n-step experiences per update, concatenated
+    lengths = [1, 2, 3, 3, 2, 1] * n_updates
+    terminal = [False, True, False, True, False, False] * n_updates
+    arrays = random_experiences(lengths, terminal, lambda: rng.randint(0, 2))
+    cases = [(agents.AL, "al", {"alpha": 0.7}), (agents.PAL, "pal", {"alpha": 0.7}),
+             (agents.DoublePAL, "double_pal", {"alpha": 0.7}), (agents.DPP, "dpp", {"eta": 2.0}),
+             (DPPL, "dppl", {"eta": 2.0}), (DPPGreedy, "dpp_greedy", {})]
+    for cls, name, kwargs in cases:
+        model = q_functions.FCStateQFunctionWithDiscreteAction(OBS, 2, HIDDEN, 1)
+        model.load_state_dict(init)
+        agent = cls(model, sgd(model), replay_buffers.ReplayBuffer(100), GAMMA, explorers.Greedy(),
+                    replay_start_size=BATCH, minibatch_size=BATCH, target_update_interval=100,
+                    clip_delta=True, batch_accumulator="mean", **kwargs)
+        agent.target_model.load_state_dict(target)
+        experiences = build_experiences(arrays, discrete=True)
+        fixture = dict(export("init", q), **export("init_target", agent.target_model), **arrays)
+        history = []
+        for k in range(n_updates):
+            agent.update(experiences[k * BATCH:(k + 1) * BATCH])
+            history.append(export("after", agent.model))
+        stats = dict(agent.get_statistics())
+        fixture.update({key: np.stack([h[key] for h in history]) for key in history[0]})
+        np.savez(out + f"/{name}.npz", **fixture, gamma=GAMMA, n_updates=n_updates,
+                 average_q=stats["average_q"], average_loss=stats["average_loss"],
+                 **{key: float(value) for key, value in kwargs.items()})
+
+
 CASES = {"nstep": nstep_case, "dqn": dqn_cases, "ppo": ppo_case, "ddpg": ddpg_case, "td3": td3_case,
          "sac_updates": sac_updates_case, "td3_updates": td3_updates_case,
          "ddpg_updates": ddpg_updates_case, "categorical_dqn": categorical_dqn_cases,
-         "iqn": iqn_case}
+         "iqn": iqn_case, "dqn_variants": dqn_variant_cases}
 
 
 def rainbow_params(named_shapes, rng):
