@@ -1,8 +1,14 @@
-"""A two-state MDP with known values, and a seeded run of a DQN-family agent on it (importable as
-``rl_discrete_chain``; see conftest.py)."""
+"""What the DQN variants' tests share (importable as ``rl_discrete_chain``; see conftest.py): a
+two-state MDP with known values and a seeded run of an agent on it; the ChainerRL fixtures' network
+and agent set-up."""
+import pathlib
+
 import gymnasium
+import kusari
+import kusari.functions as F
 import kusari.links as L
 import numpy
+import pytest
 from kusari import optimizers
 from kusari.rl import explorers, q_functions
 from kusari.rl.replay_buffers import ReplayBuffer
@@ -52,3 +58,70 @@ def learn_chain(cls, steps=600, lr=0.05, **kwargs):
             obs, _ = env.reset()
     with agent.eval_mode():
         return agent, agent.model(numpy.eye(2, dtype=numpy.float32)).q_values.array
+
+
+CHAINERRL_FIXTURES = pathlib.Path(__file__).parents[1] / "fixtures" / "chainerrl"
+
+
+class Net(kusari.Chain):
+    """The ChainerRL fixtures' network, with Chainer's names: ``l1`` (3 -> 8), ReLU, ``l2`` (8 -> 2)."""
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(3, 8)
+            self.l2 = L.Linear(8, 2)
+
+    def forward(self, x):
+        return self.l2(F.relu(self.l1(x)))
+
+
+def load_chainerrl_fixture(name: str) -> dict:
+    """``tests/rl/fixtures/chainerrl/<name>.npz`` (tools/make_chainerrl_fixture.py) as a dict."""
+    path = CHAINERRL_FIXTURES / f"{name}.npz"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing; write it with tools/make_chainerrl_fixture.py")
+    with numpy.load(path) as f:
+        return dict(f)
+
+
+def load_named(link: kusari.Link, arrays: dict, prefix: str) -> None:
+    """Set ``link``'s parameters from ``arrays[prefix + '/' + name]``; both sides name the same ones."""
+    names = {name.lstrip("/") for name, _ in link.namedparams()}
+    stored = {key[len(prefix) + 1:] for key in arrays if key.startswith(prefix + "/")}
+    assert names == stored, (sorted(names), sorted(stored))
+    for name, param in link.namedparams():
+        param.array[...] = arrays[f"{prefix}/{name.lstrip('/')}"]
+
+
+def chainerrl_replay(cls, fx: dict, explorer, t: int = 0, **kwargs):
+    """``cls`` built as the fixture's ChainerRL agent (SGD lr 0.1, Huber, mean, at step ``t``) and
+    updated on its minibatches; yields ``(agent, u, errors)`` after each update ``u``."""
+    q = q_functions.SingleModelStateQFunctionWithDiscreteAction(Net())
+    load_named(q, fx, "init")
+    batch_size = 6
+    agent = cls(q, optimizers.SGD(lr=0.1).setup(q), ReplayBuffer(100), float(fx["gamma"]), explorer,
+                replay_start_size=batch_size, minibatch_size=batch_size, target_update_interval=100,
+                clip_delta=True, batch_accumulator="mean", **kwargs)
+    experiences, k = [], 0
+    for n in fx["exp_len"]:
+        experiences.append([{"state": fx["state"][k + i], "action": int(fx["action"][k + i]),
+                             "reward": float(fx["reward"][k + i]), "next_state": fx["next_state"][k + i],
+                             "next_action": None, "is_state_terminal": bool(fx["is_state_terminal"][k + i])}
+                            for i in range(n)])
+        k += n
+    if "init_target/model/l1/W" in fx:
+        load_named(agent.target_model, fx, "init_target")
+    agent.t = t
+    for u in range(len(fx["errors"])):
+        errors = []
+        agent.update(experiences[u * batch_size:(u + 1) * batch_size], errors_out=errors)
+        yield agent, u, errors
+
+
+def assert_matches_chainerrl(agent, fx: dict, u: int, errors: list) -> None:
+    """The model's parameters and the TD errors against ChainerRL's after update ``u``."""
+    for name, param in agent.model.namedparams():
+        numpy.testing.assert_allclose(param.array, fx[f"after/{name.lstrip('/')}"][u], rtol=1e-5, atol=1e-6,
+                                      err_msg=f"{name} after update {u}")
+    numpy.testing.assert_allclose(errors, fx["errors"][u], rtol=1e-5, atol=1e-6, err_msg=f"errors of update {u}")

@@ -1,4 +1,5 @@
-"""kusari.rl.agents.residual_dqn: the residual gradient through the target, no target network."""
+"""kusari.rl.agents.residual_dqn: the residual gradient through the target, no target network, and
+ChainerRL 0.8's updates (fixtures/chainerrl/residual_dqn.npz)."""
 import kusari.links as L
 import numpy
 import pytest
@@ -6,7 +7,7 @@ from kusari import optimizers
 from kusari.rl import explorers, q_functions
 from kusari.rl.agents.residual_dqn import ResidualDQN
 from kusari.rl.replay_buffers import ReplayBuffer
-from rl_discrete_chain import Q_STAR, learn_chain
+from rl_discrete_chain import Q_STAR, assert_matches_chainerrl, chainerrl_replay, learn_chain, load_chainerrl_fixture
 
 W = numpy.array([[1.0, 0.0], [0.0, 2.0]], numpy.float32)
 
@@ -70,3 +71,9 @@ def test_no_target_network(tmp_path):
 def test_learns_the_optimal_q_values(grad_scale):
     _, q = learn_chain(ResidualDQN, grad_scale=grad_scale)
     numpy.testing.assert_allclose(q, Q_STAR, atol=0.05)
+
+
+def test_updates_match_chainerrl():
+    fx = load_chainerrl_fixture("residual_dqn")
+    for agent, u, errors in chainerrl_replay(ResidualDQN, fx, explorers.Greedy(), grad_scale=float(fx["grad_scale"])):
+        assert_matches_chainerrl(agent, fx, u, errors)

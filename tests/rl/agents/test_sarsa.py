@@ -1,5 +1,5 @@
-"""kusari.rl.agents.sarsa: the next state valued at the explorer's action, and the behaviour policy's
-values learned (ChainerRL 0.8's SARSA)."""
+"""kusari.rl.agents.sarsa: the next state valued at the explorer's action, the behaviour policy's
+values learned, and ChainerRL 0.8's updates (fixtures/chainerrl/sarsa.npz)."""
 import kusari.links as L
 import numpy
 import pytest
@@ -8,7 +8,8 @@ from kusari.rl import explorers, q_functions
 from kusari.rl.agents.dqn import DQN
 from kusari.rl.agents.sarsa import SARSA
 from kusari.rl.replay_buffers import ReplayBuffer
-from rl_discrete_chain import EPSILON, GAMMA, Q_STAR, learn_chain
+from rl_discrete_chain import (EPSILON, GAMMA, Q_STAR, assert_matches_chainerrl, chainerrl_replay, learn_chain,
+                               load_chainerrl_fixture)
 
 W = numpy.array([[1.0, 0.0], [0.0, 2.0]], numpy.float32)          # the model
 W_TARGET = numpy.array([[3.0, 0.5], [0.0, -1.0]], numpy.float32)  # the target network
@@ -77,3 +78,25 @@ def test_learns_the_behaviour_policys_values():
     q_pi[0, 0] = GAMMA * (greedy_share * Q_STAR[1, 0] + (1 - greedy_share) * Q_STAR[1, 1])  # 0.675
     numpy.testing.assert_allclose(q, q_pi, atol=0.02)
     assert q[0, 0] < Q_STAR[0, 0] - 0.2  # not Q-learning's value
+
+
+class RecordedEpsilonGreedy:
+    """The fixture's explorer: epsilon-greedy on ChainerRL's recorded draws."""
+
+    def __init__(self, fx):
+        self.fx, self.t, self.greedy = fx, [], []
+
+    def select_action(self, t, greedy_action_func, action_value=None):
+        k = len(self.greedy)
+        self.t.append(t)
+        self.greedy.append(int(greedy_action_func()))
+        return int(self.fx["random_action"][k]) if self.fx["coin"][k] < self.fx["epsilon"] else self.greedy[-1]
+
+
+def test_updates_match_chainerrl():
+    fx = load_chainerrl_fixture("sarsa")
+    explorer = RecordedEpsilonGreedy(fx)
+    for agent, u, errors in chainerrl_replay(SARSA, fx, explorer, t=int(fx["t"])):
+        assert_matches_chainerrl(agent, fx, u, errors)
+    numpy.testing.assert_array_equal(explorer.t, fx["explorer_t"])
+    numpy.testing.assert_array_equal(explorer.greedy, fx["explorer_greedy"])
