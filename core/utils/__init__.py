@@ -141,17 +141,18 @@ def check_same_shape(fname: str, **arrays) -> None:
 
 
 def normalize_axis(fname: str, axis, ndim: int):
-    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints, validated against ``ndim``."""
+    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints, validated against ``ndim``
+    (``InvalidType``, a ValueError, when out of bounds or repeated)."""
     if axis is None:
         return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
     out = []
     for a in axes:
         if not -ndim <= a < ndim:
-            raise ValueError(f"{fname}: axis {a} is out of bounds for an array of dimension {ndim}")
+            _invalid(f"{fname}: axis {a} is out of bounds for an array of dimension {ndim}")
         out.append(int(a) % ndim)
     if len(set(out)) != len(out):
-        raise ValueError(f"{fname}: duplicate value in axis {axis}")
+        _invalid(f"{fname}: duplicate value in axis {axis}")
     return tuple(sorted(out))
 
 

@@ -3,24 +3,26 @@ import numpy
 
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
+from kusari.utils.type_check import InvalidType
 
 
 def check_joinable(fname: str, xs, axis):
-    """Raise unless ``xs`` share dtype, ndim and every dimension except ``axis`` (None: all)."""
+    """Raise ``InvalidType`` (a ValueError and a TypeError) unless ``xs`` share dtype, ndim and every
+    dimension except ``axis`` (None: all)."""
     if not xs:
         raise ValueError(f"{fname}: needs at least one array, got an empty sequence")
     x0 = xs[0]
     for i, x in enumerate(xs[1:], 1):
         if x.dtype != x0.dtype:
-            raise TypeError(f"{fname}: xs[{i}].dtype={x.dtype} differs from xs[0].dtype={x0.dtype}; "
-                            "cast explicitly, kusari never upcasts")
+            raise InvalidType(None, None, f"{fname}: xs[{i}].dtype={x.dtype} differs from xs[0].dtype="
+                                          f"{x0.dtype}; cast explicitly, kusari never upcasts")
         if x.ndim != x0.ndim:
-            raise ValueError(f"{fname}: xs[{i}].shape={x.shape} has {x.ndim} dimensions but "
-                             f"xs[0].shape={x0.shape} has {x0.ndim}")
+            raise InvalidType(None, None, f"{fname}: xs[{i}].shape={x.shape} has {x.ndim} dimensions but "
+                                          f"xs[0].shape={x0.shape} has {x0.ndim}")
         if any(a != b for d, (a, b) in enumerate(zip(x.shape, x0.shape)) if d != axis):
             where = "" if axis is None else f" outside axis {axis}"
-            raise ValueError(f"{fname}: xs[{i}].shape={x.shape} does not match "
-                             f"xs[0].shape={x0.shape}{where}")
+            raise InvalidType(None, None, f"{fname}: xs[{i}].shape={x.shape} does not match "
+                                          f"xs[0].shape={x0.shape}{where}")
 
 
 class Concat(FunctionNode):

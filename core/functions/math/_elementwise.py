@@ -6,6 +6,7 @@ from kusari.utils.extras import import_optional
 from kusari.function_node import FunctionNode
 from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import Variable, as_variable
+from kusari.utils.type_check import InvalidType
 
 
 def special(xp, fname: str):
@@ -17,12 +18,13 @@ def special(xp, fname: str):
 
 
 def broadcast_shape(fname: str, **arrays) -> tuple:
-    """The NumPy broadcast of the arrays' shapes; ValueError naming each argument's shape if none."""
+    """The NumPy broadcast of the arrays' shapes; ``InvalidType`` (a ValueError) naming each argument's
+    shape if none."""
     try:
         return numpy.broadcast_shapes(*(a.shape for a in arrays.values()))
     except ValueError:
         desc = ", ".join(f"{k}.shape={tuple(v.shape)}" for k, v in arrays.items())
-        raise ValueError(f"{fname}: shapes do not broadcast ({desc})") from None
+        raise InvalidType(None, None, f"{fname}: shapes do not broadcast ({desc})") from None
 
 
 def sum_to_input(g, node):

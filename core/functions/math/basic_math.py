@@ -11,6 +11,7 @@ from kusari.functions.array.sum_to import _sum_to
 from kusari.function_node import FunctionNode
 from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import Variable
+from kusari.utils.type_check import InvalidType
 
 
 def _sum_to_input(g, node):
@@ -22,8 +23,8 @@ def _sum_to_input(g, node):
 
 def _check_operands(fname, a, b):
     if a.dtype != b.dtype:
-        raise TypeError(f"{fname}: operand dtypes differ ({a.dtype} and {b.dtype}, shapes "
-                        f"{a.shape} and {b.shape}); cast explicitly, kusari never upcasts")
+        raise InvalidType(None, None, f"{fname}: operand dtypes differ ({a.dtype} and {b.dtype}, shapes "
+                                      f"{a.shape} and {b.shape}); cast explicitly, kusari never upcasts")
 
 
 class _Binary(FunctionNode):
@@ -36,7 +37,7 @@ class _Binary(FunctionNode):
         try:
             y = self._op(a, b)
         except ValueError:
-            raise ValueError(f"{self._fname}: shapes {a.shape} and {b.shape} do not broadcast") from None
+            raise InvalidType(None, None, f"{self._fname}: shapes {a.shape} and {b.shape} do not broadcast") from None
         return (y if type(y) is numpy.ndarray else utils.force_array(y)),
 
 

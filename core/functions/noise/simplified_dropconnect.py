@@ -24,8 +24,18 @@ def _check_shapes(x, W, b):
 class SimplifiedDropconnect(FunctionNode):
     def __init__(self, ratio, mask, use_batchwise_mask):
         self.ratio = ratio
-        self.mask = mask
+        self._mask = mask
+        self._mask_like = None   # (xp, shape) of the all-kept mask when nothing was drawn
         self.use_batchwise_mask = use_batchwise_mask
+
+    @property
+    def mask(self):
+        """The keep-mask applied after ``forward`` (True keeps), ((n,) M, N): all True when nothing was
+        dropped (ratio 0 or ``train=False``), made only when read."""
+        if self._mask is None and self._mask_like is not None:
+            xp, shape = self._mask_like
+            return xp.ones(shape, dtype=bool)
+        return self._mask
 
     def forward(self, inputs):
         x, W = inputs[:2]
@@ -50,15 +60,16 @@ class SimplifiedDropconnect(FunctionNode):
     def _multiplier(self, xp, x, W):
         """What W is multiplied by: kept entries scaled by 1 / (1 - ratio); None: all kept."""
         mask_shape = ((x.shape[0],) if self.use_batchwise_mask else ()) + W.shape
-        if self.mask is None:
+        if self._mask is None:
             if self.ratio == 0:
+                self._mask_like = (xp, mask_shape)
                 return None
-            self.mask = xp.random.random_sample(mask_shape) >= self.ratio
-        elif self.mask.shape != mask_shape:
-            raise ValueError(f"{_NAME}: mask.shape={self.mask.shape} must be {mask_shape} "
+            self._mask = xp.random.random_sample(mask_shape) >= self.ratio
+        elif self._mask.shape != mask_shape:
+            raise ValueError(f"{_NAME}: mask.shape={self._mask.shape} must be {mask_shape} "
                              f"(use_batchwise_mask={self.use_batchwise_mask}, x.shape={x.shape}, "
                              f"W.shape={W.shape})")
-        return self.mask.astype(x.dtype) * x.dtype.type(1.0 / (1.0 - self.ratio))
+        return self._mask.astype(x.dtype) * x.dtype.type(1.0 / (1.0 - self.ratio))
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.reshape import reshape

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import kusari
 import kusari.functions as F
 from kusari import testing
 
@@ -115,3 +116,16 @@ def test_bias_dtype_mismatch_rejected():
 def test_bad_ratio_rejected():
     with pytest.raises(ValueError, match=r"simplified_dropconnect: ratio must be in \[0, 1\)"):
         F.simplified_dropconnect(numpy.ones((2, 5), "f"), numpy.ones((4, 5), "f"), ratio=1)
+
+
+@pytest.mark.parametrize("train", [True, False])
+@pytest.mark.parametrize("batchwise", [True, False])
+def test_node_mask_after_forward(train, batchwise):
+    x, W = kusari.Variable(numpy.ones((3, 5), "f")), kusari.Variable(numpy.ones((4, 5), "f"))
+    y = F.simplified_dropconnect(x, W, ratio=0.5, train=train, use_batchwise_mask=batchwise)
+    mask = y.creator.mask
+    assert mask.shape == ((3,) if batchwise else ()) + (4, 5) and mask.dtype == bool
+    kept = y.array.sum(axis=1) / 2.0 if train else y.array.sum(axis=1)  # kept weights scaled by 2 in training
+    numpy.testing.assert_allclose(kept, mask.sum(axis=(-2, -1)) if batchwise else mask.sum())
+    if not train:
+        assert mask.all()
