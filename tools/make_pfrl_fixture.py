@@ -72,6 +72,10 @@ minibatches ``experiences[6k:6k+6]`` (18 experiences of 1 to 3 steps; SGD lr 0.1
 parameters after each update (``after/...`` with a first axis of 3), ``average_q`` and
 ``average_loss``.
 
+and (seed 54, case ``rainbow``) ``rainbow.npz``: three ``CategoricalDoubleDQN`` updates with
+importance weights of a ``DistributionalDuelingDQN`` made noisy by ``to_factorized_noisy``, as PFRL's
+Rainbow example assembles it, with every noise draw PFRL made (``rainbow_case`` lists its contents).
+
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
 """
