@@ -32,9 +32,9 @@ from reproductions.spec import Tier
 
 #: D-MPNN settings a grid candidate may change
 GRID_FIELDS = ("n_unit", "conv_layers", "dropout", "batch_size", "lr")
-#: the alternatives the small datasets' recipes compare with chemprop's defaults: a deeper network
-#: and dropout, two of the settings Yang et al. 2019 optimized (depth 2-6, dropout 0-0.4); the
-#: larger datasets keep the defaults alone, since each candidate costs a whole training run
+#: the alternatives FreeSolv's recipe compares with chemprop's defaults: a deeper network and
+#: dropout, two of the settings Yang et al. 2019 optimized (depth 2-6, dropout 0-0.4); ESOL compares
+#: depth 5 alone and the larger datasets keep the defaults, since each candidate costs a whole run
 SMALL_GRID = ({"conv_layers": 5}, {"dropout": 0.1}, {"conv_layers": 5, "dropout": 0.1})
 YANG_2019 = ("Yang et al., Analyzing learned molecular representations for property prediction, "
              "J. Chem. Inf. Model. 59, 3370 (2019)")
