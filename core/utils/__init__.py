@@ -101,27 +101,39 @@ def check_same_dtype(fname: str, **arrays) -> None:
                  f"array.astype(dtype))")
 
 
-def cast_floats(dtype, *xs) -> tuple:
-    """``xs`` (Variables, arrays or None) with each float one of another dtype cast to float ``dtype``.
-
-    Chainer's rule for mixed float dtypes, in one place: an op with parameters computes in its input's
-    dtype (``dtype = x.dtype``: the output keeps x's dtype), a product of two inputs in their promoted
-    dtype. The cast is ``F.cast``, whose gradient comes back in the operand's own dtype, so each
-    parameter's gradient keeps the parameter's dtype. Non-float operands and a non-float ``dtype`` are
-    left as they are, for the op's own checks to refuse. Returns a tuple as long as ``xs``.
-    """
-    dtype = numpy.dtype(dtype)
-    if dtype.kind != "f" or all(x is None or x.dtype == dtype or x.dtype.kind != "f" for x in xs):
+def _cast_floats(dtype, xs) -> tuple:
+    """``xs`` with each float array or Variable not of float ``dtype`` cast to it by ``F.cast``, whose
+    gradient comes back in the operand's own dtype; the rest (None, ints, non-arrays) as they are."""
+    def other(x):
+        d = getattr(x, "dtype", None)  # None, or something the op's own checks refuse
+        return d is not None and d != dtype and d.kind == "f"
+    if not any(other(x) for x in xs):
         return xs
     from kusari.functions.array.cast import cast
-    return tuple(x if x is None or x.dtype == dtype or x.dtype.kind != "f" else cast(x, dtype) for x in xs)
+    return tuple(cast(x, dtype) if other(x) else x for x in xs)
+
+
+def cast_like(x, *params) -> tuple:
+    """``params`` (Variables, arrays or None) with each float one cast to the float dtype of ``x``.
+
+    Chainer's rule for mixed float dtypes, in one place: an op with parameters computes in its input's
+    dtype, so its output keeps x's dtype, and each parameter's gradient comes back in the parameter's
+    own dtype (the cast is ``F.cast``). When ``x`` has no float dtype (an int array, None), or a
+    parameter is not float, they are left for the op's own checks to refuse. Returns a tuple.
+    """
+    dtype = getattr(x, "dtype", None)
+    if dtype is None or dtype.kind != "f":
+        return params
+    return _cast_floats(dtype, params)
 
 
 def promote_floats(a, b) -> tuple:
-    """``(a, b)`` in their promoted dtype when both are float (``cast_floats``), else as they are."""
-    if a.dtype == b.dtype or a.dtype.kind != "f" or b.dtype.kind != "f":
+    """``(a, b)`` in their promoted dtype when both are float (each gradient in its own dtype, as
+    ``cast_like``): Chainer's and NumPy's rule for a product of two inputs. Otherwise as they are."""
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    if da is None or db is None or da == db or da.kind != "f" or db.kind != "f":
         return a, b
-    return cast_floats(numpy.promote_types(a.dtype, b.dtype), a, b)
+    return _cast_floats(numpy.promote_types(da, db), (a, b))
 
 
 def check_ndim(fname: str, argname: str, x, ndim) -> None:

@@ -193,13 +193,13 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     Variable of x's dtype and shape (N, C_out, o_1, ..., o_n) with
     ``o_i = (d_i + 2 * pad_i - (k_i - 1) * dilate_i - 1) // stride_i + 1``.
     """
-    W, b = utils.cast_floats(x.dtype, W, b)
+    W, b = utils.cast_like(x, W, b)
     return apply_convolution("convolution_nd", None, x, W, b, stride, pad, cover_all, dilate, groups)
 
 
 def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
     """1-d convolution: ``x`` (N, C, L), ``W`` (C_out, C / groups, k) -> (N, C_out, L_out)."""
-    W, b = utils.cast_floats(x.dtype, W, b)
+    W, b = utils.cast_like(x, W, b)
     return apply_convolution("convolution_1d", 1, x, W, b, stride, pad, cover_all, dilate, groups)
 
 
@@ -213,11 +213,11 @@ def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, **kwargs):
                                                deterministic=_DETERMINISTIC)
     except (TypeError, ValueError) as e:
         raise type(e)(f"convolution_2d: {e}") from None
-    W, = utils.cast_floats(x.dtype, W)  # b must match x, as in Chainer's convolution_2d
+    W, = utils.cast_like(x, W)  # b must match x, as in Chainer's convolution_2d
     return apply_convolution("convolution_2d", 2, x, W, b, stride, pad, cover_all, dilate, groups)
 
 
 def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
     """3-d convolution: ``x`` (N, C, D, H, W), ``W`` (C_out, C / groups, kd, kh, kw)."""
-    W, b = utils.cast_floats(x.dtype, W, b)
+    W, b = utils.cast_like(x, W, b)
     return apply_convolution("convolution_3d", 3, x, W, b, stride, pad, cover_all, dilate, groups)

@@ -106,13 +106,13 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     -------
     Variable of shape (N, C_out, *outsize).
     """
-    W, b = utils.cast_floats(x.dtype, W, b)
+    W, b = utils.cast_like(x, W, b)
     return _deconvolution("deconvolution_nd", None, x, W, b, stride, pad, outsize, dilate, groups)
 
 
 def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
     """1-d transposed convolution: ``x`` (N, C_in, L), ``W`` (C_in, C_out / groups, k)."""
-    W, b = utils.cast_floats(x.dtype, W, b)
+    W, b = utils.cast_like(x, W, b)
     return _deconvolution("deconvolution_1d", 1, x, W, b, stride, pad, outsize, dilate, groups)
 
 
@@ -125,11 +125,11 @@ def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, **kwargs):
         dilate, groups = argument.parse_kwargs(kwargs, ("dilate", 1), ("groups", 1))
     except TypeError as e:
         raise TypeError(f"deconvolution_2d: {e}") from None
-    W, = utils.cast_floats(x.dtype, W)  # b must match x, as in Chainer's deconvolution_2d
+    W, = utils.cast_like(x, W)  # b must match x, as in Chainer's deconvolution_2d
     return _deconvolution("deconvolution_2d", 2, x, W, b, stride, pad, outsize, dilate, groups)
 
 
 def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
     """3-d transposed convolution: ``x`` (N, C_in, D, H, W), ``W`` (C_in, C_out / groups, kd, kh, kw)."""
-    W, b = utils.cast_floats(x.dtype, W, b)
+    W, b = utils.cast_like(x, W, b)
     return _deconvolution("deconvolution_3d", 3, x, W, b, stride, pad, outsize, dilate, groups)

@@ -27,6 +27,6 @@ def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
         raise ValueError(f"depthwise_convolution_2d: x has {x.shape[1]} channels but W expects "
                          f"{W.shape[1]} (x.shape={tuple(x.shape)}, W.shape={tuple(W.shape)})")
     m, c, kh, kw = W.shape
-    W, = utils.cast_floats(x.dtype, W)  # b must match x, as in convolution_2d
+    W, = utils.cast_like(x, W)  # b must match x, as in convolution_2d
     w = reshape(transpose(W, (1, 0, 2, 3)), (c * m, 1, kh, kw))
     return apply_convolution("depthwise_convolution_2d", 2, x, w, b, stride, pad, False, 1, c)

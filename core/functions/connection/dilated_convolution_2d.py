@@ -19,5 +19,5 @@ def dilated_convolution_2d(x, W, b=None, stride=1, pad=0, dilate=1, cover_all=Fa
     Variable of shape (N, C_out, H_out, W_out) with
     ``H_out = (H + 2 * pad - (kh - 1) * dilate - 1) // stride + 1``.
     """
-    W, = utils.cast_floats(x.dtype, W)  # b must match x, as in convolution_2d
+    W, = utils.cast_like(x, W)  # b must match x, as in convolution_2d
     return apply_convolution("dilated_convolution_2d", 2, x, W, b, stride, pad, cover_all, dilate, 1)

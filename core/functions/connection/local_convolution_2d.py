@@ -45,7 +45,7 @@ def local_convolution_2d(x, W, b=None, stride=1):
     stride = conv.as_tuple(stride, 2, "local_convolution_2d", "stride")
     if min(stride) < 1:
         raise ValueError(f"local_convolution_2d: stride must be positive, got {stride}")
-    W, = utils.cast_floats(x.dtype, W)  # b must match x, as in Chainer
+    W, = utils.cast_like(x, W)  # b must match x, as in Chainer
     _check(x, W, b, stride)
     n = x.shape[0]
     c_out, h_out, w_out = W.shape[:3]

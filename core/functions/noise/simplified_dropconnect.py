@@ -112,7 +112,7 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
     have x's dtype, as in Chainer). Returns a Variable of shape ``(n, M)`` and x's dtype.
     """
     check_ratio(_NAME, ratio)
-    W, = utils.cast_floats(x.dtype, W)
+    W, = utils.cast_like(x, W)
     if not train:
         ratio, mask = 0.0, None
     func = SimplifiedDropconnect(float(ratio), None if mask is None else as_array(mask),

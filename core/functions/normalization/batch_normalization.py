@@ -21,7 +21,7 @@ def run_promoted(x, gamma, compute):
 
     Chainer's rule for the normalizations: the statistics are computed in that promoted dtype (a
     float16 x with float32 parameters, mixed16, in float32), the output has x's dtype. ``compute``
-    casts the parameters to its x's dtype (``utils.cast_floats``).
+    casts the parameters to its x's dtype (``utils.cast_like``).
     """
     dtype = numpy.promote_types(x.dtype, gamma.dtype)
     if x.dtype == dtype:
@@ -245,7 +245,7 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
             return node.apply((x, gamma, beta))[0]
     if x.dtype != gamma.dtype:
         return run_promoted(x, gamma, lambda x: batch_normalization(
-            x, *utils.cast_floats(x.dtype, gamma, beta), eps, running_mean, running_var, decay, axis))
+            x, *utils.cast_like(x, gamma, beta), eps, running_mean, running_var, decay, axis))
     lib = onednn.library_for(as_array(x), as_array(gamma), as_array(beta))
     if (lib is not None and _channel_axes(x, gamma, axes)
             and onednn_bn.supports_training(lib, as_array(x), eps)):
@@ -323,5 +323,5 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
         raise ValueError(f"{fname}: mean.shape={mean.shape} and var.shape={var.shape} must both "
                          f"equal gamma.shape={gamma.shape}")
     return run_promoted(x, gamma, lambda x: FixedBatchNormalization(axes, expanded, eps).apply(
-        (x, *utils.cast_floats(x.dtype, gamma, beta, mean, var)))[0])
+        (x, *utils.cast_like(x, gamma, beta, mean, var)))[0])
 

@@ -28,7 +28,7 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
     running_mean, running_var = _check_running(fname, running_mean, running_var, gamma.shape)
 
     def compute(x):
-        gamma_, beta_ = utils.cast_floats(x.dtype, gamma, beta)
+        gamma_, beta_ = utils.cast_like(x, gamma, beta)
         x_hat, node = _standardize_batch(fname, x, axes, eps)
         mean = node.mean.reshape(gamma.shape)
         var = node.var.reshape(gamma.shape)

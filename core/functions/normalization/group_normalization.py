@@ -36,7 +36,7 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     expanded = (1, c) + (1,) * (x.ndim - 2)
 
     def compute(x):
-        g, b = utils.cast_floats(x.dtype, gamma, beta)
+        g, b = utils.cast_like(x, gamma, beta)
         x_hat = Standardize((2,), eps).apply((reshape(x, (n, int(groups), group_size)),))[0]
         return reshape(x_hat, x.shape) * reshape(g, expanded) + reshape(b, expanded)
     return run_promoted(x, gamma, compute)

@@ -1,4 +1,6 @@
 """BatchNormalization: batch statistics in training, running averages in inference (Ioffe & Szegedy, 2015)."""
+import copy
+
 import numpy
 
 from kusari import configuration
@@ -67,7 +69,13 @@ class BatchNormalization(Link):
     def _param_init(self, value):
         if numpy.isscalar(value):
             return initializers.Constant(value, dtype=self._dtype)
-        return initializers._get_initializer(value)
+        # gamma and beta take the link's dtype whatever the initializer's, as in Chainer (a copy: the
+        # caller's initializer is left as it was)
+        initializer = initializers._get_initializer(value)
+        if isinstance(initializer, initializers.Initializer):
+            initializer = copy.copy(initializer)
+            initializer.dtype = self._dtype
+        return initializer
 
     def _initialize_params(self, shape):
         xp = self.xp

@@ -1,5 +1,5 @@
 """Mixed float dtypes, Chainer's rule: ops with parameters return x's dtype, products of two inputs the
-promoted dtype, and every gradient comes back in its own input's dtype (utils.cast_floats)."""
+promoted dtype, and every gradient comes back in its own input's dtype (utils.cast_like)."""
 import numpy
 import pytest
 

@@ -142,3 +142,15 @@ def test_batch_of_one_keeps_statistics_finite(dtype, shape):
         warnings.simplefilter("ignore", UserWarning)  # the single-sample warning, for shape (1, 3)
         link(_x(shape).astype(dtype))
     assert numpy.isfinite(link.avg_mean).all() and numpy.isfinite(link.avg_var).all()
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float64])
+def test_array_and_initializer_arguments_take_the_links_dtype(dtype):
+    gamma = numpy.arange(1, 4, dtype=numpy.float32)
+    normal = kusari.initializers.Normal(1.0, dtype=numpy.float32)
+    link = L.BatchNormalization(3, dtype=dtype, initial_gamma=gamma, initial_beta=normal)
+    assert link.gamma.dtype == link.beta.dtype == link.avg_mean.dtype == dtype
+    numpy.testing.assert_array_equal(link.gamma.array, gamma.astype(dtype))
+    assert normal.dtype == numpy.float32  # the caller's initializer is not changed
+    with kusari.using_config("train", False):
+        assert link(numpy.ones((2, 3), dtype)).dtype == dtype
