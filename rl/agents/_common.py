@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import kusari
+import kusari.links as L
 import numpy
 from kusari import backend
 
@@ -129,6 +130,68 @@ class ObservationCheck:
             who = self.who if where is None else f"{self.who}.{where}"
             raise ValueError(f"{who}: observation of {_describe(signature)}{stage}, but the first "
                              f"one had {_describe(reference)}")
+
+
+def _first_layer_input(model: kusari.Link) -> tuple[str, str, Any] | None:
+    """``(name, kind, expected)`` of ``model``'s first Linear or convolution (registration order: a
+    Sequential's or an MLP's first layer): a Linear's values per example, a convolution's
+    ``(channels, ndim)``; None without one, or while its input size is not fixed yet (lazy)."""
+    for name, link in model.namedlinks():
+        if isinstance(link, L.Linear):
+            return None if link.W.array is None else (name, "Linear", link.W.shape[1])
+        if isinstance(link, L.ConvolutionND) and not isinstance(link, L.DeconvolutionND):
+            if link.W.array is None:
+                return None
+            return name, type(link).__name__, (link.W.shape[1] * link.groups, link.ndim)
+    return None
+
+
+def check_first_layer(who: str, model: kusari.Link, batch_x: Any, cause: Exception | None = None) -> None:
+    """Raise a ValueError naming what ``model``'s first layer takes and the observations' shape when
+    the batch ``batch_x`` does not fit that layer (an agent built for another environment, e.g. a zoo
+    agent for CartPole given Acrobot's observations); ``cause`` is the model's own refusal, if any.
+    Return when it fits, or when the model has no such layer to tell.
+    """
+    first = _first_layer_input(model) if hasattr(batch_x, "shape") else None
+    if first is None:
+        return
+    name, kind, expected = first
+    shape = tuple(batch_x.shape[1:])
+    if kind == "Linear":
+        size = int(numpy.prod(shape))
+        if size == expected:
+            return
+        got, takes = f"shape {shape} after phi ({size} values)", f"{expected} values per observation"
+    else:
+        channels, ndim = expected
+        if len(shape) == ndim + 1 and shape[0] == channels:
+            return
+        got = f"shape {shape} after phi"
+        spatial = {1: "L", 2: "H, W", 3: "D, H, W"}.get(ndim, f"{ndim} spatial axes")
+        takes = f"observations of shape ({channels}, {spatial}) (channels first)"
+    raise ValueError(f"{who}: observations of {got} do not fit the model: its first layer "
+                     f"{name} ({kind}) takes {takes}; was the agent built for another "
+                     "environment?") from cause
+
+
+class refused_input:  # noqa: N801 (a context manager, named as contextlib's are)
+    """``with refused_input(who, model, batch_x):`` around a forward of ``model`` on ``batch_x``: a
+    ValueError from it becomes :func:`check_first_layer`'s when the observations do not fit the
+    model's first layer. A class, not a generator: it runs at every act (0.7 us, not 4.3, of a
+    227 us DQN act on CartPole)."""
+
+    __slots__ = ("who", "model", "batch_x")
+
+    def __init__(self, who: str, model: kusari.Link, batch_x: Any):
+        self.who, self.model, self.batch_x = who, model, batch_x
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        if kind is not None and issubclass(kind, ValueError):
+            check_first_layer(self.who, self.model, self.batch_x, error)
+        return False  # the model's own error goes on
 
 
 _REAL = (float, int, numpy.floating, numpy.integer)  # bool is an int

@@ -16,8 +16,10 @@ from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agent import AttributeSavingMixin, BatchAgent
 from kusari.rl.agents._common import (
     ObservationCheck,
+    check_first_layer,
     check_step,
     place_model,
+    refused_input,
     require,
     store_transition,
 )
@@ -106,6 +108,9 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
             self._observation_check.confirm()
             return batch_action
         if self.burnin_action_func is not None and getattr(self, self._burnin_counter) == 0:
+            if self._observation_check.signature is None:  # no policy call yet to refuse them
+                check_first_layer(f"{type(self).__name__}.batch_act", self.policy,
+                                  self.batch_states(batch_obs, self.device, self.phi))
             batch_action = [self.burnin_action_func() for _ in range(len(batch_obs))]
             self._check_actions(numpy.asarray(batch_action), "burnin_action_func")
         else:
@@ -131,7 +136,8 @@ class _OffPolicyActorCritic(AttributeSavingMixin, BatchAgent):
     def _policy_actions(self, batch_obs, deterministic: bool) -> numpy.ndarray:
         """The policy's actions (B, action_size) as a NumPy array, without a graph."""
         xs = self.batch_states(batch_obs, self.device, self.phi)
-        with kusari.no_backprop_mode(), kusari.using_config("train", False):
+        with kusari.no_backprop_mode(), kusari.using_config("train", False), \
+                refused_input(f"{type(self).__name__}.batch_act", self.policy, xs):
             if self._checked_actions:
                 distribution = self.policy(xs)
             else:

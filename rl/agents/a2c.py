@@ -13,6 +13,7 @@ from kusari.rl.agents._common import (
     check_step,
     check_optimizer,
     place_model,
+    refused_input,
     require,
     require_positive_int,
     split_policy_and_value,
@@ -132,7 +133,8 @@ class A2C(AttributeSavingMixin, BatchAgent):
         return x
 
     def _evaluate(self, x: Any):
-        with kusari.no_backprop_mode(), kusari.using_config("train", False):
+        with kusari.no_backprop_mode(), kusari.using_config("train", False), \
+                refused_input("A2C", self.model, x):
             return split_policy_and_value("A2C", self.model(x), len(x))
 
     def _allocate(self, x: Any, action: Any) -> None:

@@ -12,6 +12,7 @@ from kusari.rl.agents._common import (
     ObservationCheck,
     check_optimizer,
     check_step,
+    refused_input,
     require,
     require_positive_int,
     split_policy_and_value,
@@ -150,7 +151,8 @@ class A3C(AttributeSavingMixin, AsyncAgent):
         return x
 
     def _forward(self, x: Any, train: bool):
-        with kusari.no_backprop_mode(), kusari.using_config("train", train):
+        with kusari.no_backprop_mode(), kusari.using_config("train", train), \
+                refused_input("A3C", self.model, x):
             return split_policy_and_value("A3C", self.model(x), len(x))
 
     def act(self, obs: Any) -> Any:

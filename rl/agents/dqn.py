@@ -22,6 +22,7 @@ from kusari.rl.agents._common import (
     check_step,
     mean_or_nan,
     place_model,
+    refused_input,
     require,
     require_positive_int,
     store_transition,
@@ -247,7 +248,9 @@ class DQN(AttributeSavingMixin, BatchAgent):
         list of B actions (training), or the array of B greedy actions (eval mode).
         """
         self._observation_check.observations(batch_obs, "batch_act")
-        batch_av = self._action_values(self.batch_states(batch_obs, self.device, self.phi))
+        batch_x = self.batch_states(batch_obs, self.device, self.phi)
+        with refused_input(f"{type(self).__name__}.batch_act", self.model, batch_x):
+            batch_av = self._action_values(batch_x)
         if not isinstance(batch_av, ActionValue):
             raise TypeError(f"{type(self).__name__}: the q_function must return an ActionValue "
                             f"(e.g. DiscreteActionValue), got {type(batch_av).__name__}")

@@ -17,6 +17,7 @@ from kusari.rl.agents._common import (
     concat_batches,
     mean_or_nan,
     place_model,
+    refused_input,
     require,
     require_positive_int,
     split_policy_and_value,
@@ -211,7 +212,8 @@ class PPO(AttributeSavingMixin, BatchAgent):
 
     def _evaluate(self, x: Any, batch_size: int):
         """The model's (distribution, value) without graph, with the network in test mode."""
-        with kusari.no_backprop_mode(), kusari.using_config("train", False):
+        with kusari.no_backprop_mode(), kusari.using_config("train", False), \
+                refused_input("PPO", self.model, x):
             return split_policy_and_value("PPO", self.model(x), batch_size)
 
     def batch_act(self, batch_obs: Sequence[Any]) -> numpy.ndarray:

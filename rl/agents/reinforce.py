@@ -16,6 +16,7 @@ from kusari.rl.agents._common import (
     check_optimizer,
     concat_batches,
     place_model,
+    refused_input,
     require,
     require_positive_int,
 )
@@ -110,7 +111,8 @@ class REINFORCE(AttributeSavingMixin, Agent):
         ``act_deterministically``. A NumPy scalar or array, as the distribution's events."""
         x = self.batch_states([obs], self.device, self.phi)
         self._observation_check.features(x)
-        with kusari.no_backprop_mode(), kusari.using_config("train", False):
+        with kusari.no_backprop_mode(), kusari.using_config("train", False), \
+                refused_input("REINFORCE.act", self.model, x):
             distrib = _check_distribution(self.model(x))
             if self.training or not self.act_deterministically:
                 action = distrib.sample().array

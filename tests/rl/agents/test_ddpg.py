@@ -1,4 +1,6 @@
 """kusari.rl.agents.ddpg: DDPG's update arithmetic, learning a contextual bandit, save/load, eval mode, bad input."""
+import re
+
 import gymnasium
 import kusari
 import numpy
@@ -219,8 +221,10 @@ def test_discrete_policy_is_refused():
 
 def test_bad_observations():
     agent = make_agent()
-    with pytest.raises(ValueError, match=r"DDPG: the policy cannot take .*\(1, 3\)"):
+    with pytest.raises(ValueError, match=r"DDPG.batch_act: observations of shape \(3,\) .* first layer "
+                                         r"\S+ \(Linear\) takes 2 values") as info:
         agent.act(numpy.zeros(3, numpy.float32))
+    assert re.match(r"DDPG: the policy cannot take .*\(1, 3\)", str(info.value.__cause__))
     agent = make_agent()
     agent.act(numpy.zeros(2, numpy.float32))
     with pytest.raises(ValueError, match=r"DDPG.batch_act: .*shape \(3,\) and dtype float32.*shape \(2,\)"):
