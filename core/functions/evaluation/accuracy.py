@@ -4,19 +4,20 @@ import functools
 from kusari import backend, utils
 from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import as_array
+from kusari.utils.type_check import InvalidType
 
 
 def _check_labels(fname, y, t):
     """y: (N, K, *rest) float scores, t: (N, *rest) integer labels (trailing size-1 axes of y allowed)."""
     utils.check_float(fname, "y", y)
     if t.dtype.kind not in "iu":
-        raise TypeError(f"{fname}: t must be an integer array of labels, got dtype {t.dtype} "
-                        f"(t.shape={t.shape})")
+        raise InvalidType(None, None, f"{fname}: t must be an integer array of labels, got dtype {t.dtype} "
+                                      f"(t.shape={t.shape})")
     rest = y.shape[2:]
     ok = (y.ndim >= 2 and y.ndim > t.ndim and y.shape[0] == (t.shape[0] if t.ndim else -1)
           and rest[:t.ndim - 1] == t.shape[1:] and all(s == 1 for s in rest[t.ndim - 1:]))
     if not ok:
-        raise ValueError(f"{fname}: y.shape={y.shape} must be (N, K, *t.shape[1:]) for t.shape={t.shape}")
+        raise InvalidType(None, None, f"{fname}: y.shape={y.shape} must be (N, K, *t.shape[1:]) for t.shape={t.shape}")
 
 
 def _predict(y, t):

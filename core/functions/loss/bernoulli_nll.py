@@ -5,7 +5,7 @@ from kusari.functions.loss._common import PointwiseLoss
 class BernoulliNLL(PointwiseLoss):
     fname = "bernoulli_nll"
     argnames = ("x", "y")
-    reductions = ("sum", "no")
+    reductions = ("sum", "mean", "no")
 
     def _loss(self, xp, x, y):
         from kusari.functions.activation.softplus import softplus_array
@@ -26,7 +26,7 @@ def bernoulli_nll(x, y, reduce="sum"):
         The data (usually in [0, 1]).
     y : float array, same shape and dtype as ``x``
         Logits (pre-sigmoid parameters) of the distribution.
-    reduce : {'sum', 'no'}
-        'sum' returns a scalar; 'no' the elementwise loss of ``x``'s shape.
+    reduce : {'sum', 'mean', 'no'}
+        'sum' returns a scalar, 'mean' the scalar average; 'no' the elementwise loss of ``x``'s shape.
     """
     return BernoulliNLL(reduce).apply((x, y))[0]

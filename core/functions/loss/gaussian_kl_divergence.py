@@ -5,7 +5,7 @@ from kusari.functions.loss._common import PointwiseLoss
 class GaussianKLDivergence(PointwiseLoss):
     fname = "gaussian_kl_divergence"
     argnames = ("mean", "ln_var")
-    reductions = ("sum", "no")
+    reductions = ("sum", "mean", "no")
 
     def _loss(self, xp, mean, ln_var):
         return (mean * mean + xp.exp(ln_var) - ln_var - 1) * 0.5
@@ -24,7 +24,7 @@ def gaussian_kl_divergence(mean, ln_var, reduce="sum"):
     mean : float array, any shape
     ln_var : float array, same shape and dtype
         Log of the variance.
-    reduce : {'sum', 'no'}
-        'sum' returns a scalar; 'no' the elementwise divergence of ``mean``'s shape.
+    reduce : {'sum', 'mean', 'no'}
+        'sum' returns a scalar, 'mean' the scalar average; 'no' the elementwise divergence of ``mean``'s shape.
     """
     return GaussianKLDivergence(reduce).apply((mean, ln_var))[0]

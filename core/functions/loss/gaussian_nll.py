@@ -9,7 +9,7 @@ _LOG_2PI = math.log(2 * math.pi)
 class GaussianNLL(PointwiseLoss):
     fname = "gaussian_nll"
     argnames = ("x", "mean", "ln_var")
-    reductions = ("sum", "no")
+    reductions = ("sum", "mean", "no")
 
     def _loss(self, xp, x, mean, ln_var):
         diff = x - mean
@@ -38,7 +38,7 @@ def gaussian_nll(x, mean, ln_var, reduce="sum"):
     Parameters
     ----------
     x, mean, ln_var : float arrays of one shape and dtype
-    reduce : {'sum', 'no'}
-        'sum' returns a scalar; 'no' the elementwise loss of ``x``'s shape.
+    reduce : {'sum', 'mean', 'no'}
+        'sum' returns a scalar, 'mean' the scalar average; 'no' the elementwise loss of ``x``'s shape.
     """
     return GaussianNLL(reduce).apply((x, mean, ln_var))[0]

@@ -3,6 +3,7 @@ import string
 
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
+from kusari.utils.type_check import InvalidType
 
 
 def _unique(sub):
@@ -30,7 +31,7 @@ def _parse(subscripts, shapes):
     for i, (s, shape) in enumerate(zip(subs, shapes)):
         named = len(s.replace("...", ""))
         if ("..." in s and named > len(shape)) or ("..." not in s and named != len(shape)):
-            raise ValueError(f"einsum: subscripts '{s}' do not fit operand {i} of shape {shape}")
+            raise InvalidType(None, None, f"einsum: subscripts '{s}' do not fit operand {i} of shape {shape}")
         if "..." in s:
             n_ell = max(n_ell, len(shape) - named)
     ell = "".join(spare[:n_ell])
@@ -38,13 +39,13 @@ def _parse(subscripts, shapes):
     subs = [s.replace("...", ell[n_ell - (len(shape) - len(s) + 3):]) for s, shape in zip(subs, shapes)]
     if arrow:
         if n_ell and "..." not in out:
-            raise ValueError(f"einsum: '{subscripts}' has operands with '...' dimensions but "
-                             "no '...' in the output")
+            raise InvalidType(None, None, f"einsum: '{subscripts}' has operands with '...' dimensions but "
+                                          "no '...' in the output")
         out = out.replace("...", ell)
         for c in out:
             if out.count(c) > 1 or not any(c in s for s in subs):
-                raise ValueError(f"einsum: output subscript '{c}' in '{subscripts}' is repeated "
-                                 "or appears in no operand")
+                raise InvalidType(None, None, f"einsum: output subscript '{c}' in '{subscripts}' is repeated "
+                                              "or appears in no operand")
     else:
         letters = "".join(s.replace("...", "") for s in in_part.split(","))
         out = ell + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
@@ -58,8 +59,8 @@ def _sizes(subs, shapes):
         for c, n in zip(s, shape):
             m = sizes.setdefault(c, n)
             if m != n and 1 not in (m, n):
-                raise ValueError(f"einsum: subscript '{c}' has size {m} in one operand and {n} in "
-                                 f"operand {i} (shapes {shapes})")
+                raise InvalidType(None, None, f"einsum: subscript '{c}' has size {m} in one operand and {n} in "
+                                              f"operand {i} (shapes {shapes})")
             sizes[c] = n if m == 1 else m
     return sizes
 

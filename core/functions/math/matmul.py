@@ -5,6 +5,7 @@ import numpy
 
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
+from kusari.utils.type_check import InvalidType
 
 
 def _contracted(shape, trans, left):
@@ -22,19 +23,19 @@ def _check_operands(fname, a, b, transa, transb):
     utils.check_same_dtype(fname, a=a, b=b)
     for name, x in (("a", a), ("b", b)):
         if x.ndim == 0:
-            raise ValueError(f"{fname}: {name} must have at least one dimension, got shape () "
-                             "(use * to scale by a scalar)")
+            raise InvalidType(None, None, f"{fname}: {name} must have at least one dimension, got shape () "
+                                          "(use * to scale by a scalar)")
     ia = _contracted(a.shape, transa, True)
     ib = _contracted(b.shape, transb, False)
     if a.shape[ia] != b.shape[ib]:
-        raise ValueError(f"{fname}: a.shape[{ia}]={a.shape[ia]} does not match b.shape[{ib}]="
-                         f"{b.shape[ib]} (a.shape={a.shape}, b.shape={b.shape}, "
-                         f"transa={transa}, transb={transb})")
+        raise InvalidType(None, None, f"{fname}: a.shape[{ia}]={a.shape[ia]} does not match b.shape[{ib}]="
+                                      f"{b.shape[ib]} (a.shape={a.shape}, b.shape={b.shape}, "
+                                      f"transa={transa}, transb={transb})")
     try:
         numpy.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
-        raise ValueError(f"{fname}: batch dimensions {a.shape[:-2]} of a and {b.shape[:-2]} of b "
-                         f"do not broadcast (a.shape={a.shape}, b.shape={b.shape})") from None
+        raise InvalidType(None, None, f"{fname}: batch dimensions {a.shape[:-2]} of a and {b.shape[:-2]} of b "
+                                      f"do not broadcast (a.shape={a.shape}, b.shape={b.shape})") from None
 
 
 def _swap_last(x):

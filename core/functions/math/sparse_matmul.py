@@ -9,6 +9,7 @@ import numpy
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
 from kusari.utils.sparse import CooMatrix, coo_indices, scatter_add
+from kusari.utils.type_check import InvalidType
 
 
 def _swap(x, trans):
@@ -39,17 +40,17 @@ class CooMatMul(FunctionNode):
         utils.check_float("sparse_matmul", "the sparse data", sp)
         utils.check_float("sparse_matmul", "the dense operand", dn)
         if dn.ndim != sp.ndim + 1:
-            raise ValueError(f"sparse_matmul: the dense operand must be {sp.ndim + 1}-dimensional to "
-                             f"match a sparse matrix with data of shape {sp.shape}, got shape {dn.shape}")
+            raise InvalidType(None, None, f"sparse_matmul: the dense operand must be {sp.ndim + 1}-dimensional to "
+                                          f"match a sparse matrix with data of shape {sp.shape}, got shape {dn.shape}")
         if sp.ndim == 2 and dn.shape[0] != sp.shape[0]:
-            raise ValueError(f"sparse_matmul: batch sizes differ (sparse {sp.shape[0]}, dense "
-                             f"{dn.shape[0]}, dense shape {dn.shape})")
+            raise InvalidType(None, None, f"sparse_matmul: batch sizes differ (sparse {sp.shape[0]}, dense "
+                                          f"{dn.shape[0]}, dense shape {dn.shape})")
         k_sp = self._sp_shape[0 if self._transa else 1]
         k_dn = dn.shape[-1 if self._transb else -2]
         if k_sp != k_dn:
-            raise ValueError(f"sparse_matmul: contracted sizes differ: {k_sp} for the sparse matrix "
-                             f"of shape {self._sp_shape} and {k_dn} for the dense operand of shape "
-                             f"{dn.shape}")
+            raise InvalidType(None, None, f"sparse_matmul: contracted sizes differ: {k_sp} for the sparse matrix "
+                                          f"of shape {self._sp_shape} and {k_dn} for the dense operand of shape "
+                                          f"{dn.shape}")
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(dn)
         batched = dn.ndim == 3
@@ -130,5 +131,5 @@ def sparse_matmul(a, b, transa=False, transb=False):
     if b_sparse and not a_sparse:
         # a @ S == (S^T @ a^T)^T
         return CooMatMul(b.row, b.col, b.shape, transa=not transb, transb=not transa, transc=True).apply((b.data, a))[0]
-    raise TypeError(f"sparse_matmul: exactly one of a and b must be a CooMatrix, got "
-                    f"{type(a).__name__} and {type(b).__name__}")
+    raise InvalidType(None, None, f"sparse_matmul: exactly one of a and b must be a CooMatrix, got "
+                                  f"{type(a).__name__} and {type(b).__name__}")

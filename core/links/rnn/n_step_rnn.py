@@ -98,6 +98,8 @@ class NStepRNNBase(ChainList):
 class _NStepPlain(NStepRNNBase):
     """Forward ``(hx, xs) -> (hy, ys)``; hx may be None (zeros)."""
 
+    n_cells = 1  # the states besides ys that forward takes and returns: hx
+
     def forward(self, hx, xs, **kwargs):
         """hx: (S, B, out_size) or None; xs: B arrays (T_b, in_size) -> (hy, ys)."""
         return self._run(hx, None, xs)
@@ -108,6 +110,7 @@ class _NStepWithCell(NStepRNNBase):
 
     n_weights = 8
     use_cell = True
+    n_cells = 2  # hx and cx
 
     def forward(self, hx, cx, xs, **kwargs):
         """hx, cx: (S, B, out_size) or None; xs: B arrays (T_b, in_size) -> (hy, cy, ys)."""

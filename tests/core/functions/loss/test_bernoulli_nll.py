@@ -6,7 +6,7 @@ from kusari import testing
 
 
 @testing.parameterize(*testing.product({
-    "reduce": ["sum", "no"],
+    "reduce": ["sum", "mean", "no"],
     "shape": [(3, 4), (5,)],
     "dtype": [numpy.float32, numpy.float64],
 }))
@@ -25,6 +25,8 @@ class TestBernoulliNLL(testing.FunctionTestCase):
         loss = -(x * numpy.log(p) + (1 - x) * numpy.log(1 - p))
         if self.reduce == "sum":
             loss = loss.sum()
+        elif self.reduce == "mean":
+            loss = loss.mean()
         return numpy.asarray(loss).astype(self.dtype),
 
 
@@ -36,8 +38,8 @@ def test_large_logits_stay_finite():
 
 
 def test_bad_reduce_rejected():
-    with pytest.raises(ValueError, match="bernoulli_nll: reduce must be 'sum' or 'no', got 'mean'"):
-        F.bernoulli_nll(numpy.zeros(2, numpy.float32), numpy.zeros(2, numpy.float32), reduce="mean")
+    with pytest.raises(ValueError, match="bernoulli_nll: reduce must be 'sum' or 'mean' or 'no', got 'max'"):
+        F.bernoulli_nll(numpy.zeros(2, numpy.float32), numpy.zeros(2, numpy.float32), reduce="max")
 
 
 def test_shape_mismatch_rejected():

@@ -6,7 +6,7 @@ from kusari import testing
 
 
 @testing.parameterize(*testing.product({
-    "reduce": ["sum", "no"],
+    "reduce": ["sum", "mean", "no"],
     "shape": [(3, 4), (2,)],
     "dtype": [numpy.float32, numpy.float64],
 }))
@@ -26,6 +26,8 @@ class TestGaussianKLDivergence(testing.FunctionTestCase):
         kl = -0.5 * ln_var + (var + mu ** 2) / 2 - 0.5
         if self.reduce == "sum":
             kl = kl.sum()
+        elif self.reduce == "mean":
+            kl = kl.mean()
         return numpy.asarray(kl).astype(self.dtype),
 
 
@@ -35,5 +37,5 @@ def test_dtype_mismatch_rejected():
 
 
 def test_bad_reduce_rejected():
-    with pytest.raises(ValueError, match="gaussian_kl_divergence: reduce must be 'sum' or 'no'"):
-        F.gaussian_kl_divergence(numpy.zeros(2, numpy.float32), numpy.zeros(2, numpy.float32), reduce="mean")
+    with pytest.raises(ValueError, match="gaussian_kl_divergence: reduce must be 'sum' or 'mean' or 'no'"):
+        F.gaussian_kl_divergence(numpy.zeros(2, numpy.float32), numpy.zeros(2, numpy.float32), reduce="max")

@@ -7,7 +7,7 @@ from kusari import testing
 
 
 @testing.parameterize(*testing.product({
-    "reduce": ["sum", "no"],
+    "reduce": ["sum", "mean", "no"],
     "shape": [(3, 4), (2,)],
     "dtype": [numpy.float32, numpy.float64],
 }))
@@ -26,6 +26,8 @@ class TestGaussianNLL(testing.FunctionTestCase):
         nll = -stats.norm.logpdf(x, loc=mean, scale=numpy.exp(ln_var / 2))
         if self.reduce == "sum":
             nll = nll.sum()
+        elif self.reduce == "mean":
+            nll = nll.mean()
         return numpy.asarray(nll).astype(self.dtype),
 
 

@@ -106,3 +106,12 @@ def test_backward_through_weights():
 def test_xs_must_be_a_list():
     with pytest.raises(TypeError, match="NStepGRU.*xs"):
         L.NStepGRU(1, 2, 2, 0.0)(None, numpy.zeros((2, 3, 2), numpy.float32))
+
+
+@pytest.mark.parametrize("cls,n_cells", [(L.NStepLSTM, 2), (L.NStepBiLSTM, 2), (L.NStepGRU, 1), (L.NStepBiGRU, 1),
+                                         (L.NStepRNNTanh, 1), (L.NStepBiRNNReLU, 1)])
+def test_n_cells_counts_the_states_forward_returns_before_ys(cls, n_cells):
+    rnn = cls(1, 3, 4, 0.0)
+    assert rnn.n_cells == n_cells
+    out = rnn(*([None] * n_cells), _seqs([2, 1], 3))
+    assert len(out) == n_cells + 1
