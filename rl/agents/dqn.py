@@ -1,8 +1,9 @@
 """DQN (Mnih et al., 2015): Q-learning from replayed experience against a target network.
 
-``DQN`` also serves its variants: ``DoubleDQN`` changes how the next state is valued, ``PAL`` and
-``DoublePAL`` the target itself. Everything else (acting, storing, scheduling updates, the loss,
-prioritized replay, target synchronization, saving) lives here once.
+``DQN`` also serves its variants: ``DoubleDQN`` and ``SARSA`` change how the next state is valued,
+``PAL``, ``DoublePAL``, ``AL`` and the DPPs the target itself, ``ResidualDQN`` also differentiates it.
+Everything else (acting, storing, scheduling updates, the loss, prioritized replay, target
+synchronization, saving) lives here once.
 """
 import collections
 import copy
