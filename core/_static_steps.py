@@ -175,9 +175,17 @@ class BackwardStep:
         self.key = ()                       # the targets that are not None
 
     def run(self, schedule, vals, inputs) -> None:
-        source = None if self.scale_source is None else self.scale_source()
-        scale = self.loss_scale if source is None else source._loss_scale
+        scale = self.scale()
         leaves = schedule.leaves(inputs)
+        self.deliver(leaves, self.gradients(schedule, vals, leaves, scale), scale)
+
+    def scale(self):
+        """This replay's loss scale: the optimizer's current one, else the traced one (None: unscaled)."""
+        source = None if self.scale_source is None else self.scale_source()
+        return self.loss_scale if source is None else source._loss_scale
+
+    def gradients(self, schedule, vals, leaves, scale) -> tuple:
+        """The leaves' gradient arrays (None where none flows), backpropagated from the seeds."""
         seeds = []
         for target, seed in zip(self.targets, self.seeds):
             if target is None:
@@ -185,7 +193,10 @@ class BackwardStep:
             y = vals[target] if target >= 0 else leaves[~target]._data
             gy = None if seed is None else fill(seed, vals)
             seeds.append((target, _backprop.seed_array(y, gy, scale)))
-        leaf_grads = schedule.backprop(self.key, seeds)
+        return schedule.backprop(self.key, seeds)
+
+    def deliver(self, leaves, leaf_grads, scale) -> None:
+        """Add ``leaf_grads`` into the ``grad`` of ``leaves``, as eager backward does."""
         done, pending = {}, []
         for var, g in zip(leaves, leaf_grads):
             if g is None:

@@ -29,7 +29,7 @@ import types
 import warnings
 import weakref
 
-from kusari import _static_guards, _static_signature, link
+from kusari import _cuda_graph, _static_guards, _static_signature, link
 from kusari._static_replay import Schedule
 from kusari._static_schedule import rewire
 from kusari._static_trace import record, without_views
@@ -44,13 +44,16 @@ _DATA_DEPENDENT = object()   # cached in place of a schedule: that key's trace r
 class _StaticGraph:
     """The callable made by ``static_graph``; binds like a method and caches one schedule per key."""
 
-    def __init__(self, func, force_test_define_by_run=False, verbosity_level=0, warn_on_fallback=True):
+    def __init__(self, func, force_test_define_by_run=False, verbosity_level=0, warn_on_fallback=True,
+                 cuda_graph=False):
         functools.update_wrapper(self, func)
         self._func = func
         self._eager = force_test_define_by_run
         self._verbosity = verbosity_level
         self._warn_on_fallback = warn_on_fallback
         self._warned = False
+        self._cuda_graph = cuda_graph
+        self._cuda_graph_warned = set()             # kinds of CUDA-graph notes already warned about
         self._owned = weakref.WeakKeyDictionary()   # owner Link -> {key: schedule}
         self._free = {}                              # key -> schedule, for plain functions
 
@@ -95,13 +98,25 @@ class _StaticGraph:
                 warnings.warn(_static_guards.message(func.__qualname__, site, what), RuntimeWarning,
                               stacklevel=2)
         else:
-            cache[key] = Schedule(func.__qualname__, trace, rewire(trace, result))
+            schedule = Schedule(func.__qualname__, trace, rewire(trace, result))
+            if self._cuda_graph:
+                schedule = _cuda_graph.wrap(schedule, inputs, self._cuda_graph_note)
+            cache[key] = schedule
         return without_views(result)
+
+    def _cuda_graph_note(self, message: str, strict: bool) -> None:
+        """Why a signature replays without CUDA graphs: a RuntimeError under ``config.static_graph_strict``
+        when ``strict``, else one warning per function and kind (unless ``warn_on_fallback`` is False)."""
+        if strict and config.static_graph_strict:
+            raise RuntimeError(message)
+        if self._warn_on_fallback and strict not in self._cuda_graph_warned:
+            self._cuda_graph_warned.add(strict)
+            warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_size: bool = True,
                  verbosity_level: int = 0, enable_double_backprop: bool = False,
-                 warn_on_fallback: bool = True):
+                 warn_on_fallback: bool = True, cuda_graph: bool = False):
     """Decorate a Chain's ``forward`` (or a function of Variables/arrays) to trace it once and replay it.
 
     Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``).
@@ -142,10 +157,18 @@ def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_s
     warn_on_fallback : bool
         Warn (once) when a trace read data and the function falls back to eager execution; False
         falls back silently (for library code that decorates a user's network).
+    cuda_graph : bool
+        On CuPy arrays, capture each signature's replayed ops into CUDA graphs after one warm-up
+        replay and launch them at later calls (see ``kusari._cuda_graph`` and docs/static_graph.md);
+        what a capture cannot take replays as usual, with one warning (an error under
+        ``config.static_graph_strict``). On NumPy arrays the option does not apply: the function
+        replays on the CPU as usual, with one warning.
     """
     if enable_double_backprop:
         raise NotImplementedError("static_graph: enable_double_backprop=True is not supported; "
                                   "leave the forward undecorated for double backprop")
+    if not isinstance(cuda_graph, bool):
+        raise TypeError(f"static_graph: cuda_graph must be a bool, got {type(cuda_graph).__name__}")
     if not isinstance(verbosity_level, int):
         raise TypeError(f"static_graph: verbosity_level must be an int, got "
                         f"{type(verbosity_level).__name__}")
@@ -153,7 +176,7 @@ def static_graph(*args, force_test_define_by_run: bool = False, minimize_cache_s
     def decorate(func):
         if not callable(func):
             raise TypeError(f"static_graph: expected a function to decorate, got {type(func).__name__}")
-        return _StaticGraph(func, force_test_define_by_run, verbosity_level, warn_on_fallback)
+        return _StaticGraph(func, force_test_define_by_run, verbosity_level, warn_on_fallback, cuda_graph)
 
     if args:
         if len(args) != 1:
