@@ -23,14 +23,20 @@ def kusari_outputs(model, args):
     return [y.array for y in out]
 
 
-def check_export(model, make_inputs, batches=(2, 3), rtol=1e-4, atol=1e-5, opset_version=None, dynamic=True):
+def check_export(model, make_inputs, batches=(2, 3), rtol=1e-4, atol=1e-5, opset_version=None, dynamic=True,
+                 dim_names=None):
     """Export ``model`` traced on ``make_inputs(batches[0])`` with axis 0 of every input dynamic, check the file with
     ``onnx.checker`` and compare ONNX Runtime with kusari at every batch size; then load the file back
-    (``kusari.onnx.load``) and compare the loaded Link with kusari too. Returns the ModelProto."""
+    (``kusari.onnx.load``) and compare the loaded Link with kusari too. Returns the ModelProto.
+
+    ``dim_names``: the name of each input's axis 0 (None: fixed), for inputs whose first axes vary apart
+    (default: all ``batch``)."""
     import kusari.onnx
     args = make_inputs(batches[0])
     names = [f"Input_{i}" for i in range(len(args))]
-    axes = {name: {0: "batch"} for name, a in zip(names, args) if numpy.ndim(a) > 0} if dynamic else None
+    dims = dim_names or ["batch"] * len(args)
+    axes = ({name: {0: d} for name, a, d in zip(names, args, dims) if numpy.ndim(a) > 0 and d is not None}
+            if dynamic else None)
     proto = kusari.onnx.export(model, tuple(args), opset_version=opset_version, dynamic_axes=axes)
     onnx.checker.check_model(proto, full_check=True)
     for n in (batches if dynamic else batches[:1]):

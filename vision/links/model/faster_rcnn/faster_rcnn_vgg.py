@@ -162,12 +162,14 @@ class VGG16RoIHead(kusari.Chain):
 
 def roi_pooling_2d_yx(x, rois, roi_indices, outh: int, outw: int, spatial_scale: float):
     """:func:`kusari.functions.roi_pooling_2d` of RoIs given as ``(y_min, x_min, y_max, x_max)`` with their
-    image indices apart (ChainerCV's convention), in ``x``'s dtype; returns (R', C, outh, outw)."""
-    xp = kusari.backend.get_array_module(rois)
+    image indices apart (ChainerCV's convention), in ``x``'s dtype; returns (R', C, outh, outw).
+
+    The rows are assembled with kusari.functions (not NumPy), so ``rois`` and ``roi_indices`` may be
+    Variables and ``kusari.onnx.export`` traces the head as a function of (x, rois, roi_indices)."""
     dtype = x.dtype
     if tuple(rois.shape[1:]) != (4,) or tuple(roi_indices.shape) != (rois.shape[0],):
         raise ValueError(f"roi_pooling_2d_yx: rois must have shape (R, 4) and roi_indices (R,), got "
                          f"rois.shape={tuple(rois.shape)}, roi_indices.shape={tuple(roi_indices.shape)}")
-    indices_and_rois = xp.concatenate((roi_indices[:, None].astype(dtype), rois[:, [1, 0, 3, 2]].astype(dtype)),
-                                      axis=1)
-    return F.roi_pooling_2d(x, indices_and_rois, outh, outw, spatial_scale)
+    indices = F.cast(F.expand_dims(roi_indices, 1), dtype)
+    boxes = F.cast(F.get_item(rois, (slice(None), [1, 0, 3, 2])), dtype)
+    return F.roi_pooling_2d(x, F.concat((indices, boxes), axis=1), outh, outw, spatial_scale)
