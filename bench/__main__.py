@@ -1,4 +1,5 @@
-"""Command line: ``python -m bench [WORKLOAD ...] [--rounds N] [--frameworks kusari,torch,chainer] [--quick]``."""
+"""Command line: ``python -m bench [WORKLOAD ...] [--rounds N] [--frameworks kusari,torch,chainer] [--quick]``;
+``--device gpu`` runs the GPU benchmarks instead (``bench.gpu``)."""
 from __future__ import annotations
 
 import argparse
@@ -40,7 +41,18 @@ def build_parser() -> argparse.ArgumentParser:
                              "NumPy-based frameworks with OPENBLAS_CORETYPE=SkylakeX, as PyTorch uses AVX-512 "
                              "there; inherit: keep the environment's (or OpenBLAS's own) choice")
     parser.add_argument("--list", action="store_true", help="list the workloads and their parameters, then exit")
+    parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu",
+                        help="gpu: the GPU benchmarks of bench.gpu (kusari on CuPy against PyTorch on CUDA; "
+                             "WORKLOAD, --target-s and --quick carry over), exiting at once without a GPU")
     return parser
+
+
+def gpu_argv(args: argparse.Namespace) -> list[str]:
+    """The ``bench.gpu`` command line for ``--device gpu``."""
+    argv = list(args.workloads)
+    if args.target_s is not None:
+        argv += ["--target-s", str(args.target_s)]
+    return argv + (["--quick"] if args.quick else [])
 
 
 def parse_frameworks(text: str) -> list[str]:
@@ -89,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.device == "gpu":
+        from bench import gpu
+        return gpu.main(gpu_argv(args))
     try:
         if args.list:
             for name in workloads.WORKLOADS:

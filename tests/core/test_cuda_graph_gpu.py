@@ -90,7 +90,7 @@ def _dqn_update(q_function, target, optimizer, obs, action, reward, next_obs, no
     """A DQN update on a batch, in kusari ops only (no Python read of the data)."""
     with kusari.no_backprop_mode():
         next_q = F.max(target(next_obs), axis=1)
-    y = reward + GAMMA * not_done * next_q
+    y = next_q * not_done * GAMMA + reward     # ops, Variable first: recomputed from each call's arrays
     loss = F.mean_squared_error(F.select_item(q_function(obs), action), y)
     q_function.cleargrads()
     loss.backward()
