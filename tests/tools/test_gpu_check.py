@@ -46,6 +46,10 @@ def test_dry_run_installs_the_wheels_and_lists_the_stages_most_important_first(t
     kernels = next(line for line in run.stdout.splitlines() if line.startswith("gpu_check:   kernels"))
     assert "-m pytest -m gpu" in kernels and "tests/core/test_cuda_kernels.py tests/core/cudnn" in kernels
     assert kernels.endswith(" -x")     # extra arguments reach every pytest stage
+    lines = {line.split()[1]: line for line in run.stdout.splitlines() if line.startswith("gpu_check:   ")}
+    assert "tests/core/test_cuda_graph_gpu.py" in lines["static_graph"].split()
+    assert "--ignore=tests/core/test_cuda_graph_gpu.py" in lines["rest"].split()
+    assert lines["bench"].endswith("-u -m bench.gpu --budget-s 90")      # the GPU benchmarks, not pytest
     budgets = [int(line.split("(")[1].split("s)")[0]) for line in run.stdout.splitlines()
                if line.startswith("gpu_check:   ")]
     assert sum(budgets) <= 420          # the 8-minute budget, with room for the installs
