@@ -8,7 +8,9 @@ SGD step at batch 100, a LeNet-5 SGD step at batch 128, a DQN-size update (Q MLP
 64, a target network, Adam), and a ResNet-50 momentum-SGD training step at batch 64 in float32 and
 in mixed precision (kusari: ``config.dtype = 'mixed16'``, float32 master weights, dynamic loss
 scaling; PyTorch: ``torch.autocast`` float16 with a ``GradScaler``). The small models also run
-kusari's whole step under ``static_graph(cuda_graph=True)``.
+kusari's whole step under ``static_graph(cuda_graph=True)``; a capture that falls back is noted
+under its row (softmax_cross_entropy's label check reads the device, so the MLP and LeNet-5
+classifier steps are expected to replay without CUDA graphs until that check stays on the device).
 
 A step is timed as ``bench.timing.measure`` times CPU steps, with a clock that waits for the device
 first, so every timed batch of steps ends when the GPU has finished them. Without CuPy and a GPU the
@@ -22,6 +24,7 @@ import argparse
 import copy
 import sys
 import time
+import warnings
 from typing import Callable
 
 from bench import timing
@@ -266,8 +269,10 @@ def run(selected, cupy, torch, target_s: float, budget_s: float, out=print) -> l
                 continue
             began = time.perf_counter()
             try:
-                step = build()
-                measured = timing.measure(step, target_s=target_s, warmup=5, clock=clock)
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    step = build()
+                    measured = timing.measure(step, target_s=target_s, warmup=5, clock=clock)
             except Exception as e:     # one failing variant must not hide the others' figures
                 out(f"{name:18s} {variant:18s} FAILED: {type(e).__name__}: {str(e)[:300]}")
                 continue
@@ -280,6 +285,8 @@ def run(selected, cupy, torch, target_s: float, budget_s: float, out=print) -> l
             rows.append({"workload": name, "variant": variant, "ms": ms, "per_s": per_step / measured.median_s})
             out(f"{name:18s} {variant:18s} {ms:10.3f} ms/step {per_step / measured.median_s:12.1f}/s "
                 f"({measured.samples} batches of {measured.batch}; {time.perf_counter() - began:.1f} s with setup)")
+            for note in sorted({str(w.message) for w in caught if "static_graph" in str(w.message)}):
+                out(f"{'':37s} note: {note[:400]}")     # e.g. why a CUDA-graph capture fell back
     return rows
 
 

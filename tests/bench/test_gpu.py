@@ -2,6 +2,7 @@
 (a stand-in CuPy and stand-in steps, since the real variants need a device)."""
 import importlib.util
 import time
+import warnings
 
 import pytest
 
@@ -75,10 +76,17 @@ def test_run_times_each_variant_reports_failures_and_keeps_the_budget(monkeypatc
     def broken():
         raise RuntimeError("cuDNN graph not supported")
 
+    def falling_back():
+        warnings.warn("static_graph(step, cuda_graph=True): not replayed as a CUDA graph: the capture failed",
+                      RuntimeWarning)
+        return fast
+
     monkeypatch.setattr(gpu, "variants", lambda name, cupy, torch: {
-        "kusari": lambda: fast, "kusari+cuda_graph": broken, "torch": lambda: fast})
+        "kusari": lambda: fast, "kusari+cuda_graph": broken, "torch": falling_back})
     cupy, lines = _FakeCupy(), []
     rows = gpu.run(["mlp"], cupy, None, target_s=0.01, budget_s=60, out=lines.append)
+    assert any(line.strip().startswith("note: static_graph(step, cuda_graph=True): not replayed")
+               for line in lines)      # a fallback is said under its row
     assert [r["variant"] for r in rows] == ["kusari", "torch"]
     assert rows[0]["per_s"] == pytest.approx(100 / (rows[0]["ms"] / 1e3))
     assert any("kusari+cuda_graph" in line and "FAILED: RuntimeError: cuDNN graph not supported" in line

@@ -1,5 +1,6 @@
 """static_graph(cuda_graph=True) on a GPU: captured replays equal eager steps bit for bit (an MLP
-classifier step and a DQN-size update), and a capture that meets a host sync falls back.
+784-1000-1000-10 regression step and a DQN-size update), and a capture that meets a host sync (an
+op's own, or softmax_cross_entropy's label check) falls back.
 
 Every test here needs CuPy and a CUDA GPU (the gpu marker skips them elsewhere); the decisions
 themselves are tested on the CPU in test_cuda_graph.py."""
@@ -51,6 +52,14 @@ def test_cupy_backend_captures_and_launches():
     numpy.testing.assert_array_equal(y.get(), numpy.full(6, 21, numpy.float32))
 
 
+def _regression_step(model, optimizer, x, y):
+    loss = F.mean_squared_error(model(x), y)
+    model.cleargrads()
+    loss.backward()
+    optimizer.update()
+    return loss
+
+
 def _classifier_step(model, optimizer, x, t):
     loss = F.softmax_cross_entropy(model(x), t)
     model.cleargrads()
@@ -59,27 +68,51 @@ def _classifier_step(model, optimizer, x, t):
     return loss
 
 
-@pytest.mark.parametrize("make_optimizer", [lambda: optimizers.MomentumSGD(lr=0.05),
-                                            lambda: optimizers.Adam(alpha=1e-3)])
-def test_mlp_step_equals_eager(make_optimizer):
-    import cupy
+def _mlp_pair(make_optimizer):
     numpy.random.seed(0)
     model = _to_gpu(kusari.Sequential(L.Linear(784, 1000), F.relu, L.Linear(1000, 1000), F.relu,
                                       L.Linear(1000, 10)))
     twin = copy.deepcopy(model)
-    opt, opt_twin = make_optimizer().setup(model), make_optimizer().setup(twin)
-    step = static_graph(_classifier_step, cuda_graph=True)
+    return model, twin, make_optimizer().setup(model), make_optimizer().setup(twin)
+
+
+@pytest.mark.parametrize("make_optimizer", [lambda: optimizers.MomentumSGD(lr=0.05),
+                                            lambda: optimizers.Adam(alpha=1e-3)])
+def test_mlp_step_equals_eager(make_optimizer):
+    import cupy
+    model, twin, opt, opt_twin = _mlp_pair(make_optimizer)
+    step = static_graph(_regression_step, cuda_graph=True)
     rng = numpy.random.default_rng(1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")          # a fallback would warn: make it a failure
         for _ in range(8):
             x = cupy.asarray(rng.standard_normal((100, 784), dtype=numpy.float32))
-            t = cupy.asarray(rng.integers(0, 10, 100).astype(numpy.int32))
-            loss = step(model, opt, x, t)
-            loss_twin = _classifier_step(twin, opt_twin, x, t)
+            y = cupy.asarray(rng.standard_normal((100, 10), dtype=numpy.float32))
+            loss = step(model, opt, x, y)
+            loss_twin = _regression_step(twin, opt_twin, x, y)
             numpy.testing.assert_array_equal(loss.array.get(), loss_twin.array.get())
     replayer = _replayer(step)
     assert (replayer.state, replayer.captures, replayer.launches) == ("launch", 1, 5)
+    _assert_same_params(model, twin)
+
+
+def test_softmax_cross_entropy_reads_its_labels_so_the_step_falls_back():
+    """Its label check (``int(t.min())``, kusari.functions.loss._common.check_label_range) reads the
+    device: the capture fails, the step replays plainly with one warning, and stays eager's."""
+    import cupy
+    model, twin, opt, opt_twin = _mlp_pair(lambda: optimizers.MomentumSGD(lr=0.05))
+    step = static_graph(_classifier_step, cuda_graph=True)
+    rng = numpy.random.default_rng(1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(5):
+            x = cupy.asarray(rng.standard_normal((100, 784), dtype=numpy.float32))
+            t = cupy.asarray(rng.integers(0, 10, 100).astype(numpy.int32))
+            loss = step(model, opt, x, t)
+            numpy.testing.assert_array_equal(loss.array.get(), _classifier_step(twin, opt_twin, x, t).array.get())
+    messages = [str(w.message) for w in caught if "cuda_graph=True" in str(w.message)]
+    assert len(messages) == 1 and "the capture failed" in messages[0]
+    assert _replayer(step).state == "plain"
     _assert_same_params(model, twin)
 
 
