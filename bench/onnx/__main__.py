@@ -76,7 +76,8 @@ def predict(path: str, x: numpy.ndarray, batch: int = 500) -> numpy.ndarray:
 
 
 def measure(name, mode, model, example, calibration, score, target_s, workdir) -> Row:
-    """Export ``model``, quantize it (``calibration``: images for static QDQ, None for dynamic) and measure both."""
+    """Export ``model``, quantize it (``calibration``: images for static quantization, None for dynamic; ``mode``
+    names the format, QDQ or QOperator, and per-channel or per-tensor) and measure both."""
     import kusari.iterators
     import kusari.onnx
     fp32, int8 = os.path.join(workdir, f"{name}.onnx"), os.path.join(workdir, f"{name}.{mode}.int8.onnx")
@@ -87,7 +88,8 @@ def measure(name, mode, model, example, calibration, score, target_s, workdir) -
         kusari.onnx.quantize(fp32, int8, per_channel=per_channel)
     else:
         batches = kusari.iterators.SerialIterator(list(calibration), 50, repeat=False, shuffle=False)
-        kusari.onnx.quantize(fp32, int8, calibration=batches, per_channel=per_channel)
+        kusari.onnx.quantize(fp32, int8, calibration=batches, per_channel=per_channel,
+                             quant_format="QOperator" if "QOperator" in mode else "QDQ")
     metric, fp32_value, int8_value = score(fp32, int8)
     fp32_ms, int8_ms = latencies_ms([fp32, int8], example[:1], target_s)
     return Row(name, mode, os.path.getsize(fp32), os.path.getsize(int8), fp32_ms, int8_ms, metric, fp32_value,
@@ -123,7 +125,8 @@ def run(models, quick: bool, log=print) -> list[Row]:
             calibration = numpy.stack([train[i][0] for i in range(200 if quick else CALIBRATION_IMAGES)])
         if "lenet5" in models:
             model = LeNet5(pretrained_model="lenet5-mnist")
-            for mode in ("static QDQ S8S8, per-channel", "static QDQ S8S8, per-tensor"):
+            for mode in ("static QDQ S8S8, per-channel", "static QDQ S8S8, per-tensor",
+                         "static QOperator S8S8, per-channel"):
                 rows.append(measure("lenet5", mode, model, images[:2], calibration, mnist_score(images, labels),
                                     target_s, workdir))
                 log(rows[-1])

@@ -107,6 +107,34 @@ def test_static_qdq_quantization_calibrated_from_an_iterator(tmp_path):
     assert (y8.argmax(axis=1) == y.argmax(axis=1)).mean() >= 0.9
 
 
+def test_static_qoperator_quantization_stores_integer_ops(tmp_path):
+    """quant_format='QOperator': QLinearConv and QGemm with int32 biases, no per-channel bias scales or zero points,
+    so a smaller file than QDQ's for the same int8 weights and the same outputs up to rounding."""
+    model = _ConvNet()
+    images = numpy.random.default_rng(0).uniform(0, 1, (40, 1, 8, 8)).astype(numpy.float32)
+    fp32 = tmp_path / "cnn.onnx"
+    kusari.onnx.export(model, images[:2], filename=fp32, dynamic_axes={"Input_0": [0]})
+    paths = {}
+    for quant_format in ("QDQ", "QOperator"):
+        paths[quant_format] = tmp_path / f"cnn.{quant_format}.onnx"
+        kusari.onnx.quantize(fp32, paths[quant_format], quant_format=quant_format,
+                             calibration=SerialIterator(list(images), 10, repeat=False, shuffle=False))
+    proto = onnx.load(paths["QOperator"])
+    onnx.checker.check_model(proto)
+    ops = [n.op_type for n in proto.graph.node]
+    assert {"QLinearConv", "QGemm"} <= set(ops) and ops.count("DequantizeLinear") == 1   # the output only
+    biases = [t for t in proto.graph.initializer if t.data_type == onnx.TensorProto.INT32]
+    assert sorted(int(numpy.prod(t.dims)) for t in biases) == [5, 8]
+    assert os.path.getsize(paths["QOperator"]) < os.path.getsize(paths["QDQ"])
+    import onnxruntime
+    y8 = {k: onnxruntime.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(None, {"Input_0": images})[0]
+          for k, p in paths.items()}
+    with kusari.using_config("train", False):
+        y = model(images).array
+    assert numpy.abs(y8["QOperator"] - y).mean() < 0.03 * numpy.abs(y).max()
+    assert numpy.abs(y8["QOperator"] - y8["QDQ"]).max() < 0.05 * numpy.abs(y).max()
+
+
 def test_calibration_batches_must_fit_the_model(tmp_path):
     path = tmp_path / "fixed.onnx"
     kusari.onnx.export(_ConvNet(), numpy.zeros((1, 1, 8, 8), numpy.float32), filename=path)   # batch fixed at 1
@@ -126,3 +154,7 @@ def test_bad_arguments_are_named(tmp_path):
         kusari.onnx.quantize(path, tmp_path / "out.onnx", max_batches=0)
     with pytest.raises(ValueError, match="calibrate_method='Best'"):
         kusari.onnx.quantize(path, tmp_path / "out.onnx", calibrate_method="Best")
+    with pytest.raises(ValueError, match="quant_format='QOp'; choose from"):
+        kusari.onnx.quantize(path, tmp_path / "out.onnx", quant_format="QOp")
+    with pytest.raises(ValueError, match="quant_format='QOperator' applies to static quantization"):
+        kusari.onnx.quantize(path, tmp_path / "out.onnx", quant_format="QOperator")
