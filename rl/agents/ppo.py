@@ -1,106 +1,25 @@
 """PPO: Proximal Policy Optimization (Schulman et al., 2017) with GAE(lambda), on PFRL's interface."""
 import collections
-import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import kusari
 import kusari.functions as F
 import numpy
-from kusari import backend
 from kusari.optimizer_hooks import GradientClipping
-from kusari.rl.agent import AttributeSavingMixin, BatchAgent
 from kusari.rl.agents._common import (
-    ObservationCheck,
-    check_step,
     check_optimizer,
-    concat_batches,
     mean_or_nan,
     place_model,
-    refused_input,
     require,
     require_positive_int,
     split_policy_and_value,
 )
+from kusari.rl.agents._on_policy import OnPolicyAgent, minibatch_indices, standardize, take_rows
+from kusari.rl.agents._on_policy import generalized_advantages  # noqa: F401 (PPO's GAE, imported from here)
 from kusari.rl.utils import batch_states as default_batch_states
 
-
-def _take(x: Any, index: numpy.ndarray) -> Any:
-    """Rows ``index`` of a batched model input."""
-    if isinstance(x, tuple):
-        return tuple(_take(v, index) for v in x)
-    if isinstance(x, dict):
-        return {k: _take(v, index) for k, v in x.items()}
-    return x[index]
-
-
-def minibatch_indices(n: int, minibatch_size: int, epochs: int) -> Iterator[numpy.ndarray]:
-    """Index minibatches covering ``range(n)`` ``epochs`` times, from NumPy's global generator.
-
-    Each minibatch takes the next ``minibatch_size`` indices of a stream of random permutations
-    of ``range(n)`` (so a minibatch may span two epochs, as in PFRL); there are
-    ``ceil(n * epochs / minibatch_size)`` of them.
-
-    Returns
-    -------
-    Iterator of int64 arrays of shape (minibatch_size,).
-    """
-    stream = numpy.empty(0, numpy.int64)
-    for _ in range(-(-n * epochs // minibatch_size)):
-        while len(stream) < minibatch_size:
-            stream = numpy.concatenate([numpy.random.permutation(n), stream])
-        yield stream[-minibatch_size:]
-        stream = stream[:-minibatch_size]
-
-
-def generalized_advantages(rewards: numpy.ndarray, values: numpy.ndarray,
-                           next_values: numpy.ndarray, terminal: numpy.ndarray,
-                           ends: numpy.ndarray, gamma: float, lambd: float) -> numpy.ndarray:
-    """GAE(lambda) advantages of a time-major rollout of several environments.
-
-    Parameters
-    ----------
-    rewards, values, next_values : float arrays of shape (T, B)
-        ``r_t``, ``V(s_t)`` and ``V(s_{t+1})`` (the value of the observation after the action).
-    terminal : bool array (T, B)
-        ``s_{t+1}`` is terminal: no bootstrap.
-    ends : bool array (T, B)
-        The episode ends after step t (terminated or truncated): advantages stop there.
-    gamma, lambd : float
-
-    Returns
-    -------
-    Array (T, B) in ``values``' dtype: ``A_t = delta_t + gamma * lambd * A_{t+1}`` within an
-    episode, ``delta_t = r_t + gamma * V(s_{t+1}) [not terminal] - V(s_t)``; the last step of
-    the rollout starts from ``A_T = 0``.
-    """
-    deltas = rewards + gamma * numpy.where(terminal, 0, next_values) - values
-    carry = numpy.where(ends, 0, gamma * lambd).astype(values.dtype)
-    advantages = numpy.empty_like(values)
-    last = numpy.zeros_like(values[0])
-    for t in range(len(values) - 1, -1, -1):
-        last = deltas[t] + carry[t] * last
-        advantages[t] = last
-    return advantages
-
-
-class _Rollout:
-    """Transitions of the current PPO iteration, one row of B environments per step."""
-
-    def __init__(self):
-        self.inputs: list[Any] = []      # batched model inputs of s_t
-        self.actions: list[Any] = []
-        self.rewards: list[numpy.ndarray] = []
-        self.terminal: list[numpy.ndarray] = []
-        self.ends: list[numpy.ndarray] = []
-        # s_{t+1} of episodes truncated mid-rollout: (flat positions t * B + i, model inputs)
-        self.truncated: list[tuple[numpy.ndarray, Any]] = []
-
-    def __len__(self) -> int:
-        return len(self.inputs)
-
-
-class PPO(AttributeSavingMixin, BatchAgent):
+class PPO(OnPolicyAgent):
     """Proximal Policy Optimization with a clipped surrogate objective and GAE(lambda).
 
     The model maps a batch of observations to ``(action distribution, value)`` with the value of
@@ -191,149 +110,26 @@ class PPO(AttributeSavingMixin, BatchAgent):
         self.act_deterministically = act_deterministically
         self.max_grad_norm = max_grad_norm
 
-        self.value_record = collections.deque(maxlen=value_stats_window)
-        self.entropy_record = collections.deque(maxlen=entropy_stats_window)
         self.value_loss_record = collections.deque(maxlen=value_loss_stats_window)
         self.policy_loss_record = collections.deque(maxlen=policy_loss_stats_window)
-        self.explained_variance = math.nan
         self.n_updates = 0
-
-        self._observation_check = ObservationCheck("PPO")
-        self._rollout = _Rollout()
-        self._n_envs: int | None = None
-        self._pending: tuple[Any, Any] | None = None  # (model input, actions) awaiting observe
-
-    # -- acting ---------------------------------------------------------------------------------
-
-    def _model_input(self, batch_obs: Sequence[Any]) -> Any:
-        x = self.batch_states(batch_obs, self.device, self.phi)
-        self._observation_check.features(x)
-        return x
-
-    def _evaluate(self, x: Any, batch_size: int):
-        """The model's (distribution, value) without graph, with the network in test mode."""
-        with kusari.no_backprop_mode(), kusari.using_config("train", False), \
-                refused_input("PPO", self.model, x):
-            return split_policy_and_value("PPO", self.model(x), batch_size)
-
-    def batch_act(self, batch_obs: Sequence[Any]) -> numpy.ndarray:
-        """Actions for a batch of observations: sampled while training; in eval mode the most
-        probable ones if ``act_deterministically``.
-
-        Returns
-        -------
-        numpy.ndarray (batch_size,) + action shape (int32 for discrete policies).
-        """
-        if self.training and self._n_envs not in (None, len(batch_obs)):
-            raise ValueError(f"PPO.batch_act: trained with {self._n_envs} environments, "
-                             f"got {len(batch_obs)} observations")
-        x = self._model_input(batch_obs)
-        distrib, _ = self._evaluate(x, len(batch_obs))
-        self._observation_check.confirm()
-        if self.training:
-            self._n_envs = len(batch_obs)
-            action = distrib.sample().array
-            self._pending = (x, action)
-        elif self.act_deterministically:
-            action = distrib.most_probable.array
-        else:
-            action = distrib.sample().array
-        # a copy, so that the caller changing it cannot change the stored transition
-        return numpy.array(backend.to_cpu(action))
-
-    def batch_observe(self, batch_obs: Sequence[Any], batch_reward: Sequence[float],
-                      batch_done: Sequence[bool], batch_reset: Sequence[bool]) -> None:
-        """Record one step of every environment and update when ``update_interval`` is reached.
-
-        ``done`` (terminated) stops bootstrapping; ``reset`` (truncated) ends the episode but
-        bootstraps from the value of ``batch_obs``. Nothing happens in eval mode, nor for an
-        observation that no ``batch_act`` preceded.
-        """
-        if not self.training or self._pending is None:
-            return
-        # everything is checked before the first change, so a refused step is not half recorded
-        check_step("PPO.batch_observe", batch_obs, batch_reward, batch_done, batch_reset,
-                   self._n_envs)
-        terminal = numpy.asarray(batch_done, dtype=bool)
-        ends = terminal | numpy.asarray(batch_reset, dtype=bool)
-        rewards = numpy.asarray(batch_reward, dtype=numpy.float32)
-        truncated = numpy.flatnonzero(ends & ~terminal)
-        rollout = self._rollout
-        update = (len(rollout) + 1) * self._n_envs >= self.update_interval
-        next_x = self._model_input(batch_obs) if update or len(truncated) else None
-        x, action = self._pending
-        self._pending = None
-        rollout.inputs.append(x)
-        rollout.actions.append(action)
-        rollout.rewards.append(rewards)
-        rollout.terminal.append(terminal)
-        rollout.ends.append(ends)
-        if update:
-            self._update(next_x)
-        elif len(truncated):
-            positions = (len(rollout) - 1) * self._n_envs + truncated
-            rollout.truncated.append((positions, _take(next_x, truncated)))
-
-    # -- learning -------------------------------------------------------------------------------
+        self._init_rollouts(value_stats_window, entropy_stats_window)
 
     def _update(self, last_next_x: Any) -> None:
         """Train on the collected rollout; ``last_next_x`` is the model input of the observations
         after its last step."""
-        n = len(self._rollout) * self._n_envs
         x, actions, log_probs, values, advantages, value_targets = self._dataset(last_next_x)
         if self.standardize_advantages:
-            advantages = ((advantages - advantages.mean()) / (advantages.std() + 1e-8)).astype(
-                values.dtype, copy=False)
-        self._rollout = _Rollout()
+            advantages = standardize(advantages)
         xp = numpy if self.device is None else self.device.xp
         advantages, log_probs, values, value_targets = (
             xp.asarray(a) for a in (advantages, log_probs, values, value_targets))
-        for index in minibatch_indices(n, self.minibatch_size, self.epochs):
+        for index in minibatch_indices(len(values), self.minibatch_size, self.epochs):
             if xp is not numpy:
                 index = xp.asarray(index)
-            self._update_minibatch(_take(x, index), actions[index], advantages[index],
+            self._update_minibatch(take_rows(x, index), actions[index], advantages[index],
                                    log_probs[index], values[index, None],
                                    value_targets[index, None])
-
-    def _dataset(self, last_next_x: Any) -> tuple[Any, Any, numpy.ndarray, numpy.ndarray,
-                                                   numpy.ndarray, numpy.ndarray]:
-        """``(inputs, actions, log-probabilities, values, advantages, value targets)`` of the
-        rollout, flattened time-major, from one forward pass; records the statistics."""
-        rollout, n_envs = self._rollout, self._n_envs
-        steps = len(rollout)
-        x = concat_batches(rollout.inputs)
-        actions = concat_batches(rollout.actions)
-        bootstrap_x = concat_batches([p[1] for p in rollout.truncated] + [last_next_x])
-        n_truncated = sum(len(p[0]) for p in rollout.truncated)
-        with kusari.no_backprop_mode(), kusari.using_config("train", False):
-            distrib, values = split_policy_and_value("PPO", self.model(x), steps * n_envs)
-            log_probs = backend.to_cpu(distrib.log_prob(actions).array)
-            entropy = backend.to_cpu(distrib.entropy.array)
-            _, bootstrap_values = split_policy_and_value("PPO", self.model(bootstrap_x),
-                                                         n_truncated + n_envs)
-        values = backend.to_cpu(values.array).ravel()
-        bootstrap_values = backend.to_cpu(bootstrap_values.array).ravel()
-
-        next_values = numpy.empty_like(values)
-        next_values[:-n_envs] = values[n_envs:]
-        next_values[-n_envs:] = bootstrap_values[n_truncated:]
-        if rollout.truncated:
-            next_values[numpy.concatenate([p[0] for p in rollout.truncated])] = (
-                bootstrap_values[:n_truncated])
-        shape = (steps, n_envs)
-        advantages = generalized_advantages(
-            numpy.stack(rollout.rewards), values.reshape(shape), next_values.reshape(shape),
-            numpy.stack(rollout.terminal), numpy.stack(rollout.ends), self.gamma,
-            self.lambd).ravel()
-        value_targets = advantages + values
-
-        self.value_record.extend(values.tolist())
-        self.entropy_record.extend(entropy.tolist())
-        variance = float(numpy.var(value_targets))
-        self.explained_variance = (
-            math.nan if variance == 0
-            else 1.0 - float(numpy.var(value_targets - values)) / variance)
-        return x, actions, log_probs, values, advantages, value_targets
 
     def _update_minibatch(self, x, actions, advantages, log_probs_old, values_old,
                           value_targets) -> None:
