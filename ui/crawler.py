@@ -1,15 +1,17 @@
 """Discovery of a project's runs: every folder under the project that holds a ``log`` (LogReport's) or
 an ``args`` file (``save_args``') is a run; its log and arguments are read into the store when the files
 changed since the last crawl."""
+import itertools
 import json
 import math
 import os
+import re
 import warnings
 
 from sqlalchemy import orm
 
 from kusari.ui.args import ARGS_FILE
-from kusari.ui.store import Project, Result, RunLog
+from kusari.ui.store import Project, Result, RunLog, encode_columns
 
 LOG_FILE = "log"
 # folders never searched for runs: hidden ones and Python's caches
@@ -31,32 +33,34 @@ def _finite(value):
     return value if not isinstance(value, float) or math.isfinite(value) else None
 
 
-def read_log(path: str) -> list[dict]:
-    """The entries of a LogReport file; a ValueError naming the file and what is wrong with it."""
+# a number literal that may overflow to infinity: JSON writers spell floats past 1e16 with an exponent
+_HUGE = re.compile(rb"[eE]\+?[0-9]{3}")
+
+
+def read_log(path: str) -> tuple[list[dict], str]:
+    """The entries of a LogReport file, NaN and infinity as None, and their JSON text (the file's own
+    when it holds neither: re-encoding takes twice as long as decoding, 22 ms against 11 for 10,000
+    entries). A ValueError names the file and what is wrong with it."""
     with open(path, "rb") as f:
         text = f.read()
+    constants = []
     try:
-        entries = json.loads(text)
+        entries = json.loads(text, parse_constant=lambda name: constants.append(name))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"read_log: {path} is not complete JSON ({e})") from None
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+    if not isinstance(entries, list) or not set(map(type, entries)) <= {dict}:
         raise ValueError(f"read_log: {path} is not a JSON list of objects")
-    return [{k: _finite(v) for k, v in entry.items()} for entry in entries]
+    if _HUGE.search(text):
+        entries = [{k: _finite(v) for k, v in entry.items()} for entry in entries]
+    elif not constants:
+        return entries, text.decode("utf-8")
+    return entries, json.dumps(entries)
 
 
 def crawl_result(session: orm.Session, result: Result) -> None:
     """Refresh ``result``'s arguments and log from its folder. A malformed or half-written log keeps the
     entries read before; the run's ``log_error`` says why (the page shows it) and a warning is issued."""
-    args_path = os.path.join(result.path_name, ARGS_FILE)
-    try:
-        with open(args_path) as f:
-            args = f.read()
-        json.loads(args)
-        result.args = args
-    except FileNotFoundError:
-        pass
-    except ValueError as e:
-        warnings.warn(f"kusari.ui: {args_path} is not JSON ({e}); its arguments are not shown", stacklevel=2)
+    _crawl_args(result)
     log_path = os.path.join(result.path_name, LOG_FILE)
     try:
         stat = os.stat(log_path)
@@ -66,22 +70,41 @@ def crawl_result(session: orm.Session, result: Result) -> None:
         return
     result.log_mtime_ns, result.log_size = stat.st_mtime_ns, stat.st_size
     try:
-        entries = read_log(log_path)
+        entries, text = read_log(log_path)
     except ValueError as e:
         if result.log_error != str(e):   # once per change of the file, not at every listing
             warnings.warn(f"kusari.ui: skipping the log of run {result.path_name}: {e}", stacklevel=2)
         result.log_error = str(e)
         return
-    text = json.dumps(entries)
+    keys = list(dict.fromkeys(itertools.chain.from_iterable(entries)))
     if result.log is None:
-        result.log = RunLog(entries=text)
-    else:
-        result.log.entries = text
+        result.log = RunLog()
+    result.log.entries, result.log.columns = text, encode_columns(entries, keys)
     result.log_count = len(entries)
-    result.log_keys = json.dumps(list(dict.fromkeys(k for entry in entries for k in entry)))
+    result.log_keys = json.dumps(keys)
     result.log_last = json.dumps(entries[-1]) if entries else None
     result.log_error = None
     result.log_modified_at = stat.st_mtime
+
+
+def _crawl_args(result: Result) -> None:
+    """Read ``result``'s args file when it changed since the last crawl (a warning when it is not JSON)."""
+    path = os.path.join(result.path_name, ARGS_FILE)
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return
+    if (stat.st_mtime_ns, stat.st_size) == (result.args_mtime_ns, result.args_size):
+        return
+    result.args_mtime_ns, result.args_size = stat.st_mtime_ns, stat.st_size
+    with open(path, "rb") as f:
+        text = f.read()
+    try:
+        json.loads(text)
+    except ValueError as e:
+        warnings.warn(f"kusari.ui: {path} is not JSON ({e}); its arguments are not shown", stacklevel=3)
+        return
+    result.args = text.decode("utf-8")
 
 
 def crawl_project(session: orm.Session, project: Project) -> None:

@@ -143,36 +143,48 @@ def test_series_keeps_ends_and_extremes_when_reduced_and_smooths_over_every_entr
     entries[7] = {"iteration": 8}   # an entry without the key is left out
     (run / "log").write_text(json.dumps(entries))
     _create(api, tmp_path / "proj")
-    url = "/api/v1/projects/1/results/1/series"
-    got = api.get(url, params={"y": "main/loss", "points": 100}).json()["series"]
+    url = "/api/v1/projects/1/series"
+    (got,) = api.get(url, params={"results": 1, "y": "main/loss", "points": 100}).json()["series"]
     assert got["count"] == 10_000 and len(got["x"]) == len(got["y"]) <= 100
     assert (got["x"][0], got["x"][-1], got["y"][-1]) == (1, 10_000, loss[-1])
     assert got["y"][got["x"].index(4322)] == 50.0 and got["x"] == sorted(got["x"])
-    full = api.get(url, params={"y": "main/loss", "points": 20_000}).json()["series"]
+    (full,) = api.get(url, params={"results": 1, "y": "main/loss", "points": 20_000}).json()["series"]
     assert len(full["x"]) == 9_999 and 8 not in full["x"]
 
     ema, s = [], None
     for v in loss[:7] + loss[8:]:
         s = v if s is None else 0.9 * s + 0.1 * v
         ema.append(s)
-    smooth = api.get(url, params={"y": "main/loss", "points": 20_000, "smoothing": 0.9}).json()["series"]
+    (smooth,) = api.get(url, params={"results": 1, "y": "main/loss", "points": 20_000, "smoothing": 0.9}).json()["series"]
     assert smooth["y"] == pytest.approx(ema)
 
-    by_epoch = api.get(url, params={"y": "main/loss", "x": "epoch"}).json()["series"]
+    (by_epoch,) = api.get(url, params={"results": 1, "y": "main/loss", "x": "epoch"}).json()["series"]
     assert (by_epoch["x"], by_epoch["y"]) == ([], [])
 
 
-@pytest.mark.parametrize("query, message", [
-    ("", "series: the query needs y=<logged key>"),
-    ("y=main/loss&points=3", "points must be >= 4, got 3"),
-    ("y=main/loss&points=x", "points must be an integer, got 'x'"),
-    ("y=main/loss&smoothing=1", "smoothing must be a number in [0, 1), got '1'"),
-    ("y=main/loss&smoothing=nan", "smoothing must be a number in [0, 1), got 'nan'"),
+def test_series_of_several_runs_in_one_request(api, project_dir):
+    save_args({}, str(project_dir / "a_no_log"))
+    _create(api, project_dir)   # run 1 is a_no_log, run 2 run1
+    got = api.get("/api/v1/projects/1/series", params={"results": "2,1", "y": "main/loss"}).json()["series"]
+    assert got == [{"resultId": 2, "x": [10.0, 20.0], "y": [2.0, 1.0], "count": 2},
+                   {"resultId": 1, "x": [], "y": [], "count": 0}]
+
+
+@pytest.mark.parametrize("query, status, message", [
+    ("results=1", 400, "series: the query needs y=<logged key>"),
+    ("results=1&y=main/loss&points=3", 400, "points must be >= 4, got 3"),
+    ("results=1&y=main/loss&points=x", 400, "points must be an integer, got 'x'"),
+    ("results=1&y=main/loss&smoothing=1", 400, "smoothing must be a number in [0, 1), got '1'"),
+    ("results=1&y=main/loss&smoothing=nan", 400, "smoothing must be a number in [0, 1), got 'nan'"),
+    ("y=main/loss", 400, "series: results must be result ids separated by commas, got ''"),
+    ("results=1,a&y=main/loss", 400, "series: results must be result ids separated by commas, got '1,a'"),
+    ("results=" + ",".join(["1"] * 101) + "&y=main/loss", 400, "series: at most 100 results at once, got 101"),
+    ("results=1,5&y=main/loss", 404, "no result 5 in project 1"),
 ])
-def test_series_validates_its_query(api, project_dir, query, message):
+def test_series_validates_its_query(api, project_dir, query, status, message):
     _create(api, project_dir)
-    response = api.get("/api/v1/projects/1/results/1/series?" + query)
-    assert response.status_code == 400 and response.json()["message"] == message
+    response = api.get("/api/v1/projects/1/series?" + query)
+    assert response.status_code == status and response.json()["message"] == message
 
 
 def test_listing_gives_the_run_tables_summary_and_an_unreadable_logs_reason(api, project_dir):

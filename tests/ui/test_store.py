@@ -3,6 +3,7 @@ runs under a project, and a malformed log skipped with a warning."""
 import json
 import os
 
+import numpy
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import orm
@@ -67,6 +68,9 @@ def test_crawler_finds_runs_reads_logs_and_args_and_skips_a_broken_log(db_url, t
         assert sorted(runs) == ["a", os.path.join("b", "deep"), "c"]
         assert runs["a"].entries() == [{"main/loss": 1.0, "iteration": 10}, {"main/loss": None, "iteration": 20}]
         assert (runs["a"].log_count, json.loads(runs["a"].log_keys)) == (2, ["main/loss", "iteration"])
+        columns = runs["a"].columns()
+        assert list(columns) == ["main/loss", "iteration"] and columns["iteration"].tolist() == [10, 20]
+        assert columns["main/loss"][0] == 1.0 and numpy.isnan(columns["main/loss"][1])
         assert json.loads(runs[os.path.join("b", "deep")].args) == {"lr": 0.1, "batchsize": 32}
         assert runs["c"].entries() == [] and "c/log is not complete JSON" in runs["c"].log_error
         # the run finishes writing its log: the next crawl reads it
@@ -109,8 +113,21 @@ def test_upgrade_from_0001_moves_each_runs_log_entries_and_downgrade_moves_them_
         assert (runs[1].log_count, json.loads(runs[1].log_keys), json.loads(runs[1].log_last)) == (
             2, ["iteration", "main/loss", "lr"], entries[1][1])
         assert (runs[3].log_count, runs[3].log_keys, runs[3].log_error) == (0, None, None)
+        lr = runs[1].columns()["lr"]
+        assert runs[1].columns()["main/loss"].tolist() == [0.5, 0.25] and numpy.isnan(lr[0]) and lr[1] == 0.1
     command.downgrade(config, "0001")
     with eng.connect() as connection:
         rows = connection.execute(sa.text('select result_id, "index", data from log order by result_id, "index"')).all()
     assert [(r, i, json.loads(d)) for r, i, d in rows] == [
         (r, i, e) for r, run in entries.items() for i, e in enumerate(run)]
+
+
+def test_columns_keep_only_numbers_of_each_key_in_entry_order():
+    entries = [{"iteration": 1, "note": "warmup", "ok": True}, {"iteration": 2, "note": 0.5}, {"loss": None}]
+    keys = ["iteration", "note", "ok", "loss"]
+    result = store.Result(log_keys=json.dumps(keys), log=store.RunLog(columns=store.encode_columns(entries, keys)))
+    got = {k: v.tolist() for k, v in result.columns().items()}
+    nan = float("nan")
+    assert list(got) == keys and all(len(v) == 3 for v in got.values())
+    assert numpy.array_equal(numpy.array([got[k] for k in keys]), numpy.array(
+        [[1, 2, nan], [nan, 0.5, nan], [nan, nan, nan], [nan, nan, nan]]), equal_nan=True)

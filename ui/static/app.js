@@ -8,8 +8,10 @@ const api = (path, options) => fetch("api/v1" + path, options).then(async (r) =>
   if (!r.ok) throw new Error(body.message || r.statusText);
   return body;
 });
-const state = { project: null, results: [], selected: new Set(), sort: { key: "id", dir: 1 }, plot: null,
+const state = { project: null, results: [], selected: new Set(), sort: { key: "id", dir: 1 }, page: 0, plot: null,
   busy: false, chartRequest: 0 };
+// rows in the page at once: laying out a table of 1,000 rows took 0.3 to 0.9 s in Chromium, 100 take 40 ms
+const PAGE_ROWS = 100;
 const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 // ?refresh=SECONDS sets how often the page follows training runs (5 s by default)
 const REFRESH_S = Number(new URLSearchParams(location.search).get("refresh")) || 5;
@@ -77,11 +79,21 @@ function renderTable() {
   const head = el("tr");
   for (const c of columns) {
     const th = el("th", c + (c === key ? (dir > 0 ? " ▲" : " ▼") : ""));
-    if (c && c !== "commands") th.onclick = () => { state.sort = { key: c, dir: c === key ? -dir : 1 }; renderTable(); };
+    if (c && c !== "commands") {
+      th.onclick = () => { state.sort = { key: c, dir: c === key ? -dir : 1 }; state.page = 0; renderTable(); };
+    }
     head.append(th);
   }
   document.querySelector("#runs thead").replaceChildren(head);
-  document.querySelector("#runs tbody").replaceChildren(...rows.map((r) => {
+  const pages = Math.max(1, Math.ceil(rows.length / PAGE_ROWS));
+  state.page = Math.min(state.page, pages - 1);
+  const first = state.page * PAGE_ROWS, shown = rows.slice(first, first + PAGE_ROWS);
+  document.getElementById("rows").textContent = rows.length
+    ? `runs ${first + 1}–${first + shown.length} of ${rows.length}` + (filter ? ` (filtered from ${state.results.length})` : "")
+    : "no runs";
+  document.getElementById("prev").disabled = state.page === 0;
+  document.getElementById("next").disabled = state.page === pages - 1;
+  document.querySelector("#runs tbody").replaceChildren(...shown.map((r) => {
     const tr = el("tr", null, { "data-run": r.name });
     const box = el("input", null, { type: "checkbox" });
     box.checked = state.selected.has(r.id);
@@ -89,7 +101,7 @@ function renderTable() {
       box.checked ? state.selected.add(r.id) : state.selected.delete(r.id);
       renderChart().catch((e) => status(e.message));
     };
-    const first = el("td"); first.append(box); tr.append(first);
+    const check = el("td"); check.append(box); tr.append(check);
     for (const c of columns.slice(1, -1)) {
       const td = el("td", value(r, c) ?? "");
       // a log the server could not read: the run stays listed with what was read before, and says why
@@ -128,11 +140,11 @@ async function renderChart() {
   ysel.value = ykey;
   const xkey = document.getElementById("xkey").value;
   const width = Math.max(400, document.getElementById("chart").clientWidth);
-  const query = new URLSearchParams({ x: xkey, y: ykey ?? "", points: 2 * width,
-    smoothing: document.getElementById("smooth").value });
+  // one request for every curve, each reduced by the server to about a point per pixel
+  const query = new URLSearchParams({ results: runs.map((r) => r.id).join(","), x: xkey, y: ykey ?? "",
+    points: width, smoothing: document.getElementById("smooth").value });
   const request = ++state.chartRequest;
-  const curves = ykey === undefined ? [] : await Promise.all(runs.map((r) =>
-    api(`/projects/${state.project.id}/results/${r.id}/series?${query}`).then((b) => b.series)));
+  const curves = ykey === undefined || !runs.length ? [] : (await api(`/projects/${state.project.id}/series?${query}`)).series;
   if (request !== state.chartRequest) return;   // a newer chart was asked for meanwhile
   // uPlot wants one x array: the union of every run's x, each series null where it has no point
   const xs = [...new Set(curves.flatMap((c) => c.x))].sort((a, b) => a - b);
@@ -155,6 +167,8 @@ async function renderChart() {
 for (const id of ["ykey", "xkey", "logscale", "smooth"]) {
   document.getElementById(id).onchange = () => renderChart().catch((e) => status(e.message));
 }
-document.getElementById("filter").oninput = renderTable;
+document.getElementById("filter").oninput = () => { state.page = 0; renderTable(); };
+document.getElementById("prev").onclick = () => { state.page -= 1; renderTable(); };
+document.getElementById("next").onclick = () => { state.page += 1; renderTable(); };
 loadProjects();
 setInterval(refresh, REFRESH_S * 1000);   // charts follow runs while they train
