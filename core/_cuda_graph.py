@@ -370,6 +370,7 @@ class CudaGraphReplay:
     def _launch_all(self, vals, inputs) -> None:
         backend, schedule = self._backend, self.schedule
         plain = False
+        launched = []
         for seg in self._segments:
             if not seg.device or plain:
                 seg.run(schedule, vals, inputs)
@@ -377,10 +378,15 @@ class CudaGraphReplay:
             try:
                 self._check(seg, vals)
             except _Stale as why:
+                for done in launched:       # what the plain rest may read of the graphs' results
+                    for k in done.writes:
+                        if vals[k] is None:
+                            vals[k] = done.keep[k]
                 self._recapture(str(why))
                 plain = True
                 seg.run(schedule, vals, inputs)
                 continue
+            launched.append(seg)
             for k in seg.copy_in:
                 buf, new = seg.buffers[k], vals[k]
                 if new is not buf:

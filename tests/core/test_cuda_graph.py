@@ -320,6 +320,41 @@ def test_a_changed_input_device_or_shape_from_host_code_is_captured_again(fake):
     _assert_same(model, twin, losses, eager_losses)
 
 
+def test_a_parameter_replaced_between_two_graphs_of_one_call(fake):
+    """The optimizer's hook replaces a parameter's array inside the step, so the check fails at the
+    second graph of that call: it and the rest run plainly, reading what the first graph computed."""
+    def step(model, optimizer, x, t):
+        h = model[0](x)
+        loss = F.softmax_cross_entropy(model[2](F.relu(h)), t)
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+        return F.sum(h * 2) + F.sum(model[2].W)         # a second graph: h from the first, W afresh
+
+    calls = {}
+
+    def replace_at_5(optimizer):
+        calls[optimizer] = calls.get(optimizer, 0) + 1
+        if calls[optimizer] == 5:
+            optimizer.target[2].W.array = optimizer.target[2].W.array.copy()
+
+    model = _model()
+    twin = copy.deepcopy(model)
+    opt, opt_twin = optimizers.SGD(lr=0.1).setup(model), optimizers.SGD(lr=0.1).setup(twin)
+    for o in (opt, opt_twin):
+        o.add_hook(replace_at_5, name="replace", timing="post")
+    static_step = static_graph(step, cuda_graph=True)
+    losses, eager_losses = [], []
+    for x, t in _batches(9):
+        losses.append(static_step(model, opt, x, t))
+        eager_losses.append(step(twin, opt_twin, x, t))
+    replayer = _replayer(static_step)
+    # cleargrads | forward, backward | gradients, update (the hook) | the second graph
+    assert [seg.device for seg in replayer._segments] == [False, True, False, True]
+    assert replayer.captures == 2
+    _assert_same(model, twin, losses, eager_losses)
+
+
 def test_guard_messages_name_what_changed():
     seg = _cuda_graph._Segment.__new__(_cuda_graph._Segment)
     seg.params, seg.backwards, seg.scales = (), [], ()
