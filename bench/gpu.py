@@ -311,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench.gpu", description=__doc__.split("\n\n")[0])
     parser.add_argument("workloads", nargs="*", metavar="WORKLOAD",
                         help=f"workloads (default: all, in this order): {', '.join(WORKLOADS)}")
-    parser.add_argument("--target-s", type=float, default=2.0, help="seconds of timing per variant (%(default)s)")
+    parser.add_argument("--target-s", type=float, default=1.0, help="seconds of timing per variant (%(default)s)")
     parser.add_argument("--budget-s", type=float, default=90.0,
                         help="start no variant after this many seconds (%(default)s; tools/gpu_check.sh's "
                              "bench stage is killed at 100 s)")

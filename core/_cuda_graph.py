@@ -345,7 +345,7 @@ class CudaGraphReplay:
             for k in seg.copy_in:
                 buf = own.get(k)
                 if buf is None:
-                    buf = own[k] = vals[k].copy()
+                    buf = own[k] = vals[k].copy(order="K")    # the layout the warm-up saw
                 vals[k] = seg.buffers[k] = buf
             for k in seg.reads & static.keys():
                 vals[k] = static[k]     # not the copy an earlier segment gave the host steps
