@@ -26,6 +26,10 @@ reward 1 discounted by 0.99 stay below 100), ``DistributionalDuelingFCStateQFunc
 with one hidden layer of 64 and a main stream of 2 x 64, lr 1e-3, 1,000 steps before learning, an
 update every step, a target copy every 500 steps, a buffer of 10**5.
 
+With these defaults and ``--seed 0``, one run on a 2-core Intel Xeon shared with other work
+evaluated (10 episodes, noise on) at a mean of 113 after 5k steps, 191 after 30k, 264 after 35k and
+500 (the maximum) from 40k to the end of the 50k steps, in 829 s (evaluations included).
+
 The model zoo has no Rainbow agent yet: ``--load-pretrained`` ends with status 2.
 """
 from kusari import optimizers
