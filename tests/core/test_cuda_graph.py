@@ -2,6 +2,7 @@
 (warm-up, capture, launch, copies in and out, guards, recapture, fallback) driven through a stand-in
 CuPy backend whose "graphs" rerun the captured segment on the buffers of the capture, as a CUDA
 graph reads and writes the addresses it captured."""
+import contextlib
 import copy
 import warnings
 
@@ -483,3 +484,100 @@ def test_a_data_dependent_trace_never_reaches_the_capture(fake):
         static_step, model, twin, losses, eager_losses = _run_pair(lambda: optimizers.SGD(lr=0.1), step=step)
     assert FakeBackend.current is None         # no signature was wrapped
     _assert_same(model, twin, losses, eager_losses)
+
+
+# the CuPy side, against a stand-in cupy module ---------------------------------------------------
+class _FakeCupy:
+    """The few parts of CuPy that CupyBackend uses: streams (capture, events, a current-stream stack),
+    memory pools and the thread's allocator."""
+
+    def __init__(self):
+        fake = self
+        self.log, self.stack, self.allocator = [], [], None
+
+        class Stream:
+            def __init__(self, non_blocking=False, name="side"):
+                self.name, self.non_blocking, self.capturing = name, non_blocking, False
+
+            def __enter__(self):
+                fake.stack.append(self)
+                return self
+
+            def __exit__(self, *exc):
+                fake.stack.pop()
+
+            def record(self):
+                fake.log.append(f"{self.name}.record")
+                return self.name
+
+            def wait_event(self, event):
+                fake.log.append(f"{self.name}.wait({event})")
+
+            def begin_capture(self):
+                assert self.name != "null", "cannot capture on the default (legacy) stream"
+                self.capturing = True
+                fake.log.append(f"{self.name}.begin_capture")
+
+            def end_capture(self):
+                self.capturing = False
+                fake.log.append(f"{self.name}.end_capture")
+                return ("graph", self.name)
+
+        class MemoryPool:
+            def malloc(self, size):
+                raise AssertionError("not called here")
+
+        @contextlib.contextmanager
+        def using_allocator(allocator):
+            previous, fake.allocator = fake.allocator, allocator
+            try:
+                yield
+            finally:
+                fake.allocator = previous
+
+        self.null = Stream(name="null")
+        self.cuda = type("cuda", (), {"Stream": Stream, "MemoryPool": MemoryPool,
+                                      "using_allocator": staticmethod(using_allocator),
+                                      "get_current_stream": staticmethod(
+                                          lambda: fake.stack[-1] if fake.stack else fake.null)})
+
+
+def test_cupy_backend_runs_and_captures_on_a_side_stream_with_its_own_pool():
+    cupy = _FakeCupy()
+    backend = _cuda_graph.CupyBackend(cupy)
+    assert backend.stream.non_blocking and backend.stream.name == "side"
+    seen = []
+
+    def work(tag):
+        seen.append((tag, cupy.cuda.get_current_stream().name, cupy.allocator == backend.pool.malloc,
+                     backend.stream.capturing))
+
+    backend.run(work, "warm")
+    graph = backend.capture(work, "capture")
+    assert graph == ("graph", "side")
+    assert seen == [("warm", "side", True, False), ("capture", "side", True, True)]
+    # the side stream waits for the current one, which waits for it afterwards
+    assert cupy.log == ["null.record", "side.wait(null)", "side.record", "null.wait(side)",
+                        "null.record", "side.wait(null)", "side.begin_capture", "side.end_capture",
+                        "side.record", "null.wait(side)"]
+    assert cupy.allocator is None and cupy.stack == []
+    pool = backend.pool
+    backend.reset()
+    assert backend.pool is not pool
+
+
+def test_cupy_backend_ends_a_failed_capture_and_reraises():
+    cupy = _FakeCupy()
+    backend = _cuda_graph.CupyBackend(cupy)
+
+    def sync():
+        raise RuntimeError("the current stream is capturing, so synchronous API calls are not allowed")
+
+    with pytest.raises(RuntimeError, match="current stream is capturing"):
+        backend.capture(sync)
+    assert not backend.stream.capturing and "side.end_capture" in cupy.log
+    assert cupy.allocator is None and cupy.stack == []
+
+
+def test_no_cupy_backend_for_numpy_arrays():
+    assert _cuda_graph.cupy_backend_for([numpy.zeros(2), numpy.ones(3, numpy.int32)]) is None
