@@ -35,6 +35,10 @@ def sum_to_input(g, node):
     return sum_to(g, node.shape)
 
 
+# Chainer labels these nodes with the function's name ('sin', 'arctan2')
+_FNAME_LABEL = property(lambda self: self.fname)
+
+
 class UnaryOp(FunctionNode):
     """``y = f(x)`` on one float array.
 
@@ -45,6 +49,7 @@ class UnaryOp(FunctionNode):
 
     fname = ""
     retain = ()
+    label = _FNAME_LABEL
 
     def forward(self, inputs):
         x, = inputs
@@ -79,6 +84,7 @@ class BinaryOp(FunctionNode):
 
     fname = ""
     argnames = ("x1", "x2")
+    label = _FNAME_LABEL
 
     def forward(self, inputs):
         a, b = inputs

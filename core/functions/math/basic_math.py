@@ -27,6 +27,19 @@ def _check_operands(fname, a, b):
                                       f"{a.shape} and {b.shape}); cast explicitly, kusari never upcasts")
 
 
+def _convert_value_to_string(value) -> str:
+    """A constant operand as Chainer's labels show it: a scalar's ``str`` (in parentheses when negative),
+    ``'constant array'`` for an array or a Variable."""
+    if isinstance(value, Variable):
+        value = value.array
+    if numpy.isscalar(value):
+        return f"({value})" if value < 0 else str(value)
+    if isinstance(value, numpy.ndarray) or backend.is_gpu_array(value):
+        return "constant array"
+    raise TypeError(f"_convert_value_to_string: value must be a scalar, an array or a Variable, got "
+                    f"{type(value).__name__}")
+
+
 class _Binary(FunctionNode):
     _fname = ""
 
@@ -43,6 +56,7 @@ class _Binary(FunctionNode):
 
 class Add(_Binary):
     _fname = "add"
+    label = "_ + _"  # Chainer's label (computational graphs, error messages)
 
     @staticmethod
     def _op(a, b):
@@ -61,6 +75,7 @@ class Add(_Binary):
 
 class Sub(_Binary):
     _fname = "sub"
+    label = "_ - _"  # Chainer's label (computational graphs, error messages)
 
     @staticmethod
     def _op(a, b):
@@ -73,6 +88,7 @@ class Sub(_Binary):
 
 class Mul(_Binary):
     _fname = "mul"
+    label = "_ * _"  # Chainer's label (computational graphs, error messages)
 
     def _op(self, a, b):
         self.retain_inputs((0, 1))
@@ -86,6 +102,7 @@ class Mul(_Binary):
 
 class Div(_Binary):
     _fname = "div"
+    label = "_ / _"  # Chainer's label (computational graphs, error messages)
 
     def _op(self, a, b):
         self.retain_inputs((0, 1))
@@ -103,6 +120,7 @@ class Div(_Binary):
 
 class PowVarVar(_Binary):
     _fname = "pow"
+    label = "_ ** _"  # Chainer's label (computational graphs, error messages)
 
     def _op(self, a, b):
         self.retain_inputs((0, 1))
@@ -125,6 +143,10 @@ class AddConstant(FunctionNode):
     def __init__(self, value):
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return "_ + {}".format(_convert_value_to_string(self.value))
+
     def forward(self, inputs):
         return utils.force_array(inputs[0] + self.value),
 
@@ -135,6 +157,10 @@ class AddConstant(FunctionNode):
 class SubFromConstant(FunctionNode):
     def __init__(self, value):
         self.value = value
+
+    @property
+    def label(self) -> str:
+        return "{} - _".format(_convert_value_to_string(self.value))
 
     def forward(self, inputs):
         return utils.force_array(self.value - inputs[0]),
@@ -147,6 +173,10 @@ class MulConstant(FunctionNode):
     def __init__(self, value):
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return "_ * {}".format(_convert_value_to_string(self.value))
+
     def forward(self, inputs):
         return utils.force_array(inputs[0] * self.value),
 
@@ -157,6 +187,10 @@ class MulConstant(FunctionNode):
 class DivFromConstant(FunctionNode):
     def __init__(self, value):
         self.value = value
+
+    @property
+    def label(self) -> str:
+        return "{} / _".format(_convert_value_to_string(self.value))
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -170,6 +204,10 @@ class DivFromConstant(FunctionNode):
 class PowVarConst(FunctionNode):
     def __init__(self, value):
         self.value = value
+
+    @property
+    def label(self) -> str:
+        return "_ ** {}".format(_convert_value_to_string(self.value))
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -193,6 +231,10 @@ class PowConstVar(FunctionNode):
     def __init__(self, value):
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return "{} ** _".format(_convert_value_to_string(self.value))
+
     def forward(self, inputs):
         self.retain_outputs((0,))
         return utils.force_array(self.value ** inputs[0]),
@@ -205,6 +247,8 @@ class PowConstVar(FunctionNode):
 
 
 class Neg(FunctionNode):
+    label = "__neg__"
+
     def forward(self, inputs):
         return utils.force_array(-inputs[0]),
 
@@ -213,6 +257,8 @@ class Neg(FunctionNode):
 
 
 class Absolute(FunctionNode):
+    label = "|_|"
+
     def forward(self, inputs):
         x = inputs[0]
         self.retain_inputs((0,))
