@@ -183,6 +183,7 @@ class _Segment:
                 self.writes.update(range(step.base, step.base + step.n))
                 self.grad_slots = tuple(range(step.base, step.base + step.n))
         self.copy_in = ()       # slots read from outside the graphs: copied into the graph's buffers
+        self.copy_now = ()      # those of copy_in no earlier graph of the call copies
         self.exports = ()       # slots written here that host steps or the result read: copied out
         self.forget()
 
@@ -249,10 +250,13 @@ def _plan_copies(schedule, segments) -> None:
                 if type(step) is CodeStep:
                     outside |= _template_slots(step.out_template, set())
     result = _template_slots(schedule.out_template, set(schedule.out_slots))
+    copied = set()              # slots an earlier graph of the call has copied in already
     for i, seg in enumerate(segments):
         if not seg.device:
             continue
         seg.copy_in = tuple(sorted(seg.reads & outside))
+        seg.copy_now = tuple([k for k in seg.copy_in if k not in copied])
+        copied.update(seg.copy_in)
         read_later = set(result)
         for later in segments[i + 1:]:
             if not later.device:
@@ -342,10 +346,11 @@ class CudaGraphReplay:
                 seg.run(schedule, vals, inputs)
                 continue
             seg.forget()
-            for k in seg.copy_in:
+            theirs = [(k, vals[k]) for k in seg.copy_in]
+            for k, array in theirs:
                 buf = own.get(k)
                 if buf is None:
-                    buf = own[k] = vals[k].copy(order="K")    # the layout the warm-up saw
+                    buf = own[k] = array.copy(order="K")    # the layout the warm-up saw
                 vals[k] = seg.buffers[k] = buf
             for k in seg.reads & static.keys():
                 vals[k] = static[k]     # not the copy an earlier segment gave the host steps
@@ -362,6 +367,8 @@ class CudaGraphReplay:
             seg.out = tuple([(k, vals[k]) for k in seg.exports + seg.grad_slots])
             seg.keep = tuple(vals)
             static.update([(k, vals[k]) for k in seg.writes])
+            for k, array in theirs:     # host steps and the result see the caller's arrays, not buffers
+                vals[k] = array
             backend.launch(seg.graph)
             self._copy_out(seg, vals)
         if not plain:
@@ -387,11 +394,9 @@ class CudaGraphReplay:
                 seg.run(schedule, vals, inputs)
                 continue
             launched.append(seg)
-            for k in seg.copy_in:
-                buf, new = seg.buffers[k], vals[k]
-                if new is not buf:
-                    buf[...] = new
-                    vals[k] = buf
+            buffers = seg.buffers
+            for k in seg.copy_now:
+                buffers[k][...] = vals[k]
             backend.launch(seg.graph)
             self._copy_out(seg, vals)
         if not plain:
@@ -414,10 +419,10 @@ class CudaGraphReplay:
         for step, scale in zip(seg.backwards, seg.scales):
             if step.scale() != scale:
                 raise _Stale(f"the loss scale changed from {scale} to {step.scale()}")
-        for k in seg.copy_in:
+        for k in seg.copy_now:
             buf, new = seg.buffers[k], vals[k]
-            if new is not buf and (type(new) is not type(buf) or new.shape != buf.shape
-                                   or new.dtype != buf.dtype or new.device != buf.device):
+            if (type(new) is not type(buf) or new.shape != buf.shape or new.dtype != buf.dtype
+                    or new.device != buf.device):
                 raise _Stale(f"a value it reads changed from {type(buf).__name__} {buf.shape} {buf.dtype} "
                              f"on {buf.device} to {type(new).__name__} {new.shape} {new.dtype} on {new.device}")
 

@@ -223,6 +223,32 @@ def test_static_code_between_ops_is_run_and_copied_in(fake):
     _assert_same(model, twin, losses, eager_losses)
 
 
+def test_host_steps_and_results_get_the_callers_arrays_not_the_graphs_buffers(fake):
+    kept = []
+
+    @kusari.static_code
+    def keep(x):
+        kept.append(x.array if isinstance(x, kusari.Variable) else x)
+
+    def step(model, optimizer, x, t):
+        loss = F.softmax_cross_entropy(model(x), t)
+        keep(x)                                     # after a graph that read x
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+        return loss, x
+
+    model = _model()
+    opt = optimizers.SGD(lr=0.1).setup(model)
+    static_step = static_graph(step, cuda_graph=True)
+    batches = _batches(6)
+    returned = [static_step(model, opt, x, t)[1] for x, t in batches]
+    assert _replayer(static_step).state == "launch"
+    for (x, _), got, result in zip(batches, kept, returned):     # a graph's buffer would hold the last x
+        assert_equal(numpy.asarray(got), x)
+        assert_equal(numpy.asarray(result), x)
+
+
 def test_reported_values_are_not_overwritten(fake):
     def step(model, optimizer, x, t):
         loss = F.softmax_cross_entropy(model(x), t)
@@ -360,7 +386,7 @@ def test_guard_messages_name_what_changed():
     seg = _cuda_graph._Segment.__new__(_cuda_graph._Segment)
     seg.params, seg.backwards, seg.scales = (), [], ()
     buf = numpy.zeros((2, 3), numpy.float32)
-    seg.copy_in, seg.buffers = (5,), {5: buf}
+    seg.copy_in, seg.copy_now, seg.buffers = (5,), (5,), {5: buf}
     vals = [None] * 6
     vals[5] = numpy.zeros((2, 4), numpy.float32)
     with pytest.raises(_cuda_graph._Stale, match=r"\(2, 3\) float32 on cpu to ndarray \(2, 4\) float32"):
