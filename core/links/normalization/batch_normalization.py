@@ -1,12 +1,11 @@
 """BatchNormalization: batch statistics in training, running averages in inference (Ioffe & Szegedy, 2015)."""
-import copy
-
 import numpy
 
 from kusari import configuration
 from kusari import functions as F
 from kusari import initializers
 from kusari.link import Link
+from kusari.links.normalization._affine import _initializer
 from kusari.variable import Parameter, Variable
 
 
@@ -67,15 +66,8 @@ class BatchNormalization(Link):
             self._initialize_params((size,) if isinstance(size, int) else tuple(size))
 
     def _param_init(self, value):
-        if numpy.isscalar(value):
-            return initializers.Constant(value, dtype=self._dtype)
-        # gamma and beta take the link's dtype whatever the initializer's, as in Chainer (a copy: the
-        # caller's initializer is left as it was)
-        initializer = initializers._get_initializer(value)
-        if isinstance(initializer, initializers.Initializer):
-            initializer = copy.copy(initializer)
-            initializer.dtype = self._dtype
-        return initializer
+        # gamma and beta take the link's dtype whatever the initializer's, as in Chainer
+        return _initializer(value, self._dtype)
 
     def _initialize_params(self, shape):
         xp = self.xp

@@ -1,4 +1,7 @@
 """GroupNormalization: normalize each sample over groups of channels (Wu & He, 2018)."""
+import numpy
+
+from kusari import configuration
 from kusari import functions as F
 from kusari.links.normalization._affine import AffineNormalization
 
@@ -10,7 +13,9 @@ class GroupNormalization(AffineNormalization):
     """
 
     def __init__(self, groups, size=None, eps=1e-5, initial_gamma=None, initial_beta=None):
-        super().__init__(size, initial_gamma, initial_beta)
+        # gamma and beta take config.dtype when the link is made (float32 under mixed16), as in Chainer
+        super().__init__(size, initial_gamma, initial_beta,
+                         dtype=configuration.get_dtype(None, map_mixed16=numpy.float32))
         self.groups = groups
         self.eps = eps
 

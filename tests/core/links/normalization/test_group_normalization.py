@@ -34,3 +34,14 @@ def test_empty_batch_gives_empty_output_and_zero_parameter_gradients(dtype):
     F.sum(y).backward()
     numpy.testing.assert_array_equal(link.gamma.grad, numpy.zeros(4, dtype))
     numpy.testing.assert_array_equal(link.beta.grad, numpy.zeros(4, dtype))
+
+
+@pytest.mark.parametrize("dtype,want", [(numpy.float16, numpy.float16), (numpy.float64, numpy.float64),
+                                        (kusari.mixed16, numpy.float32)])
+def test_parameters_take_config_dtype_when_made(dtype, want):
+    gamma = numpy.random.RandomState(0).uniform(-1, 1, 3).astype(numpy.float32)
+    with kusari.using_config("dtype", dtype):
+        link = L.GroupNormalization(3, initial_gamma=gamma)
+    link(numpy.zeros((1, 3, 2), numpy.float16))  # made at the first call, outside the config
+    assert link.gamma.dtype == link.beta.dtype == want
+    numpy.testing.assert_array_equal(link.gamma.array, gamma.astype(want))
