@@ -1,5 +1,5 @@
 """The page is served from the package with its vendored libraries (no CDN), under a strict
-Content-Security-Policy; the browser tests that drive it are issue 34's next step."""
+Content-Security-Policy; test_browser.py drives it in headless Chromium."""
 import os
 import re
 
