@@ -1,6 +1,16 @@
 """gumbel_softmax: a differentiable relaxation of sampling from a categorical distribution."""
 from kusari import backend, utils
+from kusari.static_graph import static_code
 from kusari.variable import as_array, as_variable
+
+
+@static_code
+def gumbel_noise(like):
+    """Gumbel(0, 1) draws of ``like``'s shape, dtype and device (an array or Variable); drawn in
+    ``static_code`` so that a static_graph replay draws anew instead of reusing the trace's noise."""
+    arr = as_array(like)
+    xp = backend.get_array_module(arr)
+    return xp.random.gumbel(size=arr.shape).astype(arr.dtype, copy=False)
 
 
 def gumbel_softmax(log_pi, tau=0.1, axis=1):
@@ -17,6 +27,5 @@ def gumbel_softmax(log_pi, tau=0.1, axis=1):
     utils.check_float("gumbel_softmax", "log_pi", arr)
     if arr.ndim == 0:
         raise ValueError("gumbel_softmax: log_pi must have at least one dimension, got shape ()")
-    xp = backend.get_array_module(arr)
-    g = xp.random.gumbel(size=arr.shape).astype(arr.dtype, copy=False)
+    g = gumbel_noise(log_pi)
     return softmax((as_variable(log_pi) + g) * (1.0 / tau), axis=axis)

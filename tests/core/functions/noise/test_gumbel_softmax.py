@@ -75,3 +75,20 @@ def test_scalar_input_rejected():
 def test_integer_input_rejected():
     with pytest.raises(TypeError, match="gumbel_softmax: log_pi must be a floating-point array"):
         F.gumbel_softmax(numpy.zeros((2, 3), numpy.int32))
+
+
+def test_static_graph_replay_draws_new_noise_as_eager_does():
+    import kusari
+
+    @kusari.static_graph
+    def sample(log_pi):
+        return F.gumbel_softmax(log_pi, tau=1.0)
+
+    log_pi = numpy.zeros((2, 5), numpy.float32)
+    sample(log_pi)   # the trace
+    replays = [sample(log_pi).array for _ in range(2)]
+    assert not numpy.array_equal(replays[0], replays[1])   # the trace's noise is not reused
+    numpy.random.seed(4)
+    eager = F.gumbel_softmax(log_pi, tau=1.0).array
+    numpy.random.seed(4)
+    numpy.testing.assert_array_equal(sample(log_pi).array, eager)
