@@ -6,6 +6,7 @@ from kusari.utils import conv
 
 def _shifted(length, s):
     """Destination and source slices of a 1-d shift by ``s`` (``y[i] = x[i - s]``)."""
+    s = max(-length, min(s, length))  # a shift by the whole length or more moves everything out
     return slice(max(s, 0), length + min(s, 0)), slice(max(-s, 0), length - max(s, 0))
 
 

@@ -26,7 +26,10 @@ def shift_reference(x, kh, kw, dy, dx):
 @testing.parameterize(*testing.product({
     "params": [{"channels": 9, "ksize": 3, "dilate": 1},
                {"channels": 11, "ksize": 3, "dilate": 2},
-               {"channels": 4, "ksize": (1, 3), "dilate": (1, 2)}],
+               {"channels": 4, "ksize": (1, 3), "dilate": (1, 2)},
+               # shifts by as much as the image or more (9 > 5 pixels wide, 6 > 4 high): all zeros
+               {"channels": 9, "ksize": (1, 7), "dilate": 3},
+               {"channels": 25, "ksize": 5, "dilate": 3}],
     "dtype": [numpy.float32, numpy.float64],
 }))
 class TestShift(testing.FunctionTestCase):
