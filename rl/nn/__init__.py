@@ -9,3 +9,4 @@ from kusari.rl.nn.mlp_bn import MLPBN, LinearBN  # NOQA
 from kusari.rl.nn.noisy_chain import to_factorized_noisy  # NOQA
 from kusari.rl.nn.noisy_linear import FactorizedNoisyLinear  # NOQA
 from kusari.rl.nn.empirical_normalization import EmpiricalNormalization  # NOQA
+from kusari.rl.nn.recurrent import Recurrent, RecurrentSequential, StatelessRecurrent, is_recurrent  # NOQA
