@@ -205,7 +205,8 @@ def to_device(device_spec, x):
     device = get_device(device_spec)
     if x is None:
         return None
-    if isinstance(x, numpy.ndarray) or is_gpu_array(x):
+    # a NumPy scalar is data too (NumPy 2 gives it a to_device method of its own)
+    if isinstance(x, (numpy.ndarray, numpy.generic)) or is_gpu_array(x):
         return device.send(x)
     if hasattr(x, "to_device"):  # Variables and Links move in place
         return x.to_device(device)

@@ -33,6 +33,11 @@ class WalkerAlias:
         self.rng = rng
         self._device = backend.CpuDevice()
 
+    @property
+    def device(self):
+        """The device holding the tables (Chainer's ``WalkerAlias.device``)."""
+        return self._device
+
     def to_device(self, device):
         """Keep the table on ``device`` so that samples are drawn there; returns self."""
         self._device = backend.get_device(device)

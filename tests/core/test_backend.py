@@ -44,6 +44,13 @@ def test_to_device_handles_containers_and_links():
     assert link.device == backend.CpuDevice()
 
 
+def test_numpy_scalars_are_sent_as_arrays():
+    # NumPy 2 scalars have a to_device method of their own; they are data, not Variables
+    out = backend.to_cpu(numpy.float16(2.5))
+    assert isinstance(out, numpy.ndarray) and out.dtype == numpy.float16 and out == 2.5
+    assert backend.to_device("@numpy", [numpy.int32(3)])[0] == 3
+
+
 def test_using_device_on_host_is_a_noop():
     with backend.using_device("@numpy") as device:
         assert device.xp is numpy

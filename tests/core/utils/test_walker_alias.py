@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+from kusari import backend
 from kusari.utils import WalkerAlias
 
 
@@ -24,3 +25,10 @@ def test_sample_shape():
 def test_bad_probabilities(probs):
     with pytest.raises(ValueError, match="WalkerAlias: probs"):
         WalkerAlias(probs)
+
+
+def test_device_is_where_the_tables_are():
+    sampler = WalkerAlias([0.5, 0.5])
+    assert sampler.device == backend.CpuDevice()
+    sampler.to_device("@numpy")
+    assert sampler.device == backend.CpuDevice() and isinstance(sampler.threshold, numpy.ndarray)
