@@ -21,7 +21,9 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     if x.ndim < 2:
         raise ValueError(f"{fname}: x must have at least 2 dimensions (batch, channel, ...), "
                          f"got x.shape={x.shape}")
-    if not isinstance(groups, numbers.Integral) or groups < 1:
+    if not isinstance(groups, numbers.Integral):
+        raise TypeError(f"{fname}: groups must be a positive int, got {groups!r}")
+    if groups < 1:
         raise ValueError(f"{fname}: groups must be a positive int, got {groups!r}")
     n, c = x.shape[:2]
     if c % groups:

@@ -48,8 +48,10 @@ def test_channels_not_divisible_rejected():
 
 
 def test_bad_groups_rejected():
-    with pytest.raises(ValueError, match="group_normalization: groups must be a positive int, got 2.0"):
-        F.group_normalization(numpy.ones((2, 6), numpy.float32), 2.0, *_params())
+    with pytest.raises(TypeError, match="group_normalization: groups must be a positive int, got 2.0"):
+        F.group_normalization(numpy.ones((2, 6), numpy.float32), 2.0, *_params())  # Chainer: TypeError
+    with pytest.raises(ValueError, match="group_normalization: groups must be a positive int, got 0"):
+        F.group_normalization(numpy.ones((2, 6), numpy.float32), 0, *_params())
 
 
 def test_gamma_shape_checked():
