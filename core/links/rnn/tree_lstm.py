@@ -15,6 +15,17 @@ def _split_states(who, cshsx, n_children=None):
     return list(cshsx[:n]), list(cshsx[n:2 * n]), cshsx[-1]
 
 
+def _x_or_zeros(who, x, states, in_size, xp):
+    """``x``, or when it is None zeros (B, in_size) shaped by the first given state: W_x's bias
+    still counts, as in Chainer."""
+    if x is not None:
+        return x
+    base = next((s for s in states if s is not None), None)
+    if base is None:
+        raise ValueError(f"{who}: x and every c and h are None; nothing to compute from")
+    return Variable(xp.zeros((base.shape[0], in_size), base.dtype), requires_grad=False)
+
+
 def _zeros_for_none(states, shape, dtype, xp):
     return [Variable(xp.zeros(shape, dtype), requires_grad=False) if s is None else s
             for s in states]
@@ -25,7 +36,8 @@ class ChildSumTreeLSTM(Chain):
 
     Links: ``W_x`` Linear(in_size, 4 out), ``W_h_aio`` Linear(out, 3 out, nobias) applied to
     ``sum_k h_k``, ``W_h_f`` Linear(out, out, nobias) applied to each h_k (one forget gate per
-    child). States: (B, out_size); x: (B, in_size). None children count as zeros.
+    child). States: (B, out_size); x: (B, in_size). None children count as zeros, and so does a None
+    ``x`` when a state is given.
     """
 
     def __init__(self, in_size, out_size):
@@ -41,6 +53,7 @@ class ChildSumTreeLSTM(Chain):
         """(c_1..c_n, h_1..h_n, x) -> (c, h), each (B, out_size)."""
         cs, hs, x = _split_states("ChildSumTreeLSTM", cshsx)
         n = self.state_size
+        x = _x_or_zeros("ChildSumTreeLSTM", x, cs + hs, self.in_size, self.xp)
         x_aio, x_f = F.split_axis(self.W_x(x), [3 * n], axis=1)
         if not cs:
             a, i, o = F.split_axis(x_aio, 3, axis=1)
@@ -58,8 +71,8 @@ class NaryTreeLSTM(Chain):
     """N-ary Tree-LSTM: ``(c_1, ..., c_N, h_1, ..., h_N, x) -> (c, h)`` with exactly ``n_ary`` children.
 
     Links: ``W_x`` Linear(in_size, (3 + n_ary) out) and ``W_h1``..``W_h{n_ary}``
-    Linear(out, (3 + n_ary) out, nobias), one per child position. None states count as zeros
-    (``x`` may be None too when every child is given).
+    Linear(out, (3 + n_ary) out, nobias), one per child position. None states count as zeros, and so
+    does a None ``x`` when a state is given.
     """
 
     def __init__(self, in_size, out_size, n_ary=2):
@@ -77,10 +90,8 @@ class NaryTreeLSTM(Chain):
     def forward(self, *cshsx):
         """(c_1..c_N, h_1..h_N, x) -> (c, h), each (B, out_size)."""
         cs, hs, x = _split_states("NaryTreeLSTM", cshsx, self.n_ary)
-        terms = [] if x is None else [self.W_x(x)]
-        terms += [getattr(self, f"W_h{k + 1}")(h) for k, h in enumerate(hs) if h is not None]
-        if not terms:
-            raise ValueError("NaryTreeLSTM: x and every h are None; nothing to compute from")
+        x = _x_or_zeros("NaryTreeLSTM", x, cs + hs, self.in_size, self.xp)
+        terms = [self.W_x(x)] + [getattr(self, f"W_h{k + 1}")(h) for k, h in enumerate(hs) if h is not None]
         batch, dtype = terms[0].shape[0], terms[0].dtype
         cs = _zeros_for_none(cs, (batch, self.state_size), dtype, self.xp)
         return F.tree_lstm(*cs, sum(terms[1:], terms[0]))

@@ -44,3 +44,18 @@ def test_nary(sigmoid, check_link_backward):
     check_link_backward(link, (c1, c2, h1, h2, x), numpy.float64)
     with pytest.raises(ValueError, match="NaryTreeLSTM.*5"):
         link(c1, h1, x)
+
+
+@pytest.mark.parametrize("make,name", [(lambda: L.ChildSumTreeLSTM(3, 2), "ChildSumTreeLSTM"),
+                                       (lambda: L.NaryTreeLSTM(3, 2, n_ary=1), "NaryTreeLSTM")])
+def test_none_x_counts_as_zeros(make, name):
+    link = make()
+    link.W_x.b.array[...] = 0.5  # W_x's bias still counts for a None x, as in Chainer
+    rng = numpy.random.default_rng(1)
+    c1, h1 = (rng.standard_normal((4, 2)).astype(numpy.float32) for _ in range(2))
+    c, h = link(c1, h1, None)
+    c0, h0 = link(c1, h1, numpy.zeros((4, 3), numpy.float32))
+    numpy.testing.assert_array_equal(c.array, c0.array)
+    numpy.testing.assert_array_equal(h.array, h0.array)
+    with pytest.raises(ValueError, match=f"{name}: x and every c and h are None"):
+        link(None, None, None)
