@@ -738,6 +738,115 @@ def rainbow_case():
 
 
 CASES["rainbow"] = rainbow_case
+
+
+def trpo_run(name, seed, make_policy_net, action_fn, **kwargs):
+    """``<name>.npz`` (seed ``seed``): PFRL's ``TRPO`` driven through ``batch_act``/``batch_observe``
+    for 3 iterations of 2 environments x 8 steps (terminations and a truncation; each sampled
+    action replaced by the recorded one), value function on SGD lr 0.1 (2 epochs of minibatches of
+    6; PFRL's minibatches recorded as rollout positions ``t * 2 + env``). Stored: ``init/...``
+    and, per update, ``after/...`` (first axis 3) of the policy and the vf; ``obs``, ``next_obs``,
+    ``actions``, ``rewards``, ``terminated``, ``truncated`` (24 steps, 2 envs); each update's
+    ``adv`` and ``v_teacher`` (3, 8, 2), its value minibatches ``vf_minibatches`` (3, 6, 6), the
+    KL divergence and step size it accepted (``kl``, ``step_size``; step 0 and KL NaN when the line
+    search failed) and the final statistics."""
+    global rng
+    rng = np.random.RandomState(seed)
+    torch.manual_seed(seed)
+    n_envs, steps, n_updates, vf_batch = 2, 8, 3, 6
+    policy = randomize_biases(make_policy_net())
+    vf = randomize_biases(MLP(OBS, 1, [HIDDEN], nonlinearity=torch.tanh))
+    fixture = dict(export("init/policy", policy), **export("init/vf", vf))
+    agent = agents.TRPO(policy, vf, sgd(vf), gamma=GAMMA, lambd=0.8, update_interval=n_envs * steps,
+                        vf_epochs=2, vf_batch_size=vf_batch, **kwargs)
+    total = steps * n_updates
+    terminated = np.zeros((total, n_envs), bool)
+    truncated = np.zeros((total, n_envs), bool)
+    terminated[[4, 13, 20], 0] = True
+    terminated[[2, 10], 1] = True
+    truncated[[17], 1] = True
+    truncated[[9], 0] = True
+    obs = np.empty((total, n_envs, OBS), np.float32)
+    next_obs = rng.uniform(-1, 1, (total, n_envs, OBS)).astype(np.float32)
+    obs[0] = rng.uniform(-1, 1, (n_envs, OBS))
+    for t in range(1, total):
+        ended = terminated[t - 1] | truncated[t - 1]
+        obs[t] = np.where(ended[:, None], rng.uniform(-1, 1, (n_envs, OBS)), next_obs[t - 1])
+    actions = np.stack([np.stack([action_fn() for _ in range(n_envs)]) for _ in range(total)])
+    rewards = rng.uniform(-1, 1, (total, n_envs)).astype(np.float32)
+
+    datasets, minibatches, history = [], [], []
+    trpo_module = sys.modules[type(agent).__module__]
+    yield_minibatches = trpo_module._yield_minibatches
+
+    def recording_minibatches(dataset, minibatch_size, num_epochs):
+        for batch in yield_minibatches(dataset, minibatch_size, num_epochs):
+            minibatches[-1].append([next(k for k, d in enumerate(dataset) if d is b) for b in batch])
+            yield batch
+
+    trpo_module._yield_minibatches = recording_minibatches
+    update = agent._update
+
+    def recording_update(dataset):
+        datasets.append(list(dataset))
+        minibatches.append([])
+        update(dataset)
+        history.append(dict(export("after/policy", policy), **export("after/vf", vf)))
+    agent._update = recording_update
+    kl, step_size = [], []
+    try:
+        for t in range(total):
+            agent.batch_act(obs[t])
+            agent.batch_last_action = list(actions[t])  # the fixed action instead of the sampled one
+            n_kl = len(agent.kl_record)
+            agent.batch_observe(next_obs[t], rewards[t], terminated[t], truncated[t])
+            if len(agent.policy_step_size_record) > len(step_size):
+                step_size.append(agent.policy_step_size_record[-1])
+                kl.append(agent.kl_record[-1] if len(agent.kl_record) > n_kl else np.nan)
+    finally:
+        trpo_module._yield_minibatches = yield_minibatches
+    assert len(datasets) == n_updates and all(len(d) == n_envs * steps for d in datasets)
+    adv = np.full((n_updates, steps, n_envs), np.nan, np.float32)
+    v_teacher = np.full((n_updates, steps, n_envs), np.nan, np.float32)
+    positions = []  # PFRL's dataset order as kusari's rollout positions t * n_envs + env
+    for u, dataset in enumerate(datasets):
+        block = obs[u * steps:(u + 1) * steps]
+        where = []
+        for transition in dataset:
+            t, i = map(int, np.argwhere((block == transition["state"]).all(axis=2))[0])
+            adv[u, t, i], v_teacher[u, t, i] = transition["adv"], transition["v_teacher"]
+            where.append(t * n_envs + i)
+        positions.append(where)
+    vf_minibatches = np.asarray([[[positions[u][k] for k in batch] for batch in minibatches[u]]
+                                 for u in range(n_updates)])
+    stats = dict(agent.get_statistics())
+    fixture.update({key: np.stack([h[key] for h in history]) for key in history[0]})
+    np.savez(out + f"/{name}.npz", **fixture, gamma=GAMMA, lambd=0.8, n_updates=n_updates,
+             vf_batch_size=vf_batch, obs=obs, next_obs=next_obs, actions=actions, rewards=rewards,
+             terminated=terminated, truncated=truncated, adv=adv, v_teacher=v_teacher,
+             vf_minibatches=vf_minibatches, kl=np.asarray(kl), step_size=np.asarray(step_size),
+             **{key: float(value) for key, value in kwargs.items() if np.isscalar(value)},
+             **{"stat/" + key: value for key, value in stats.items()})
+
+
+def trpo_cases():
+    """``trpo.npz`` (seed 55): a softmax policy ``MLP(3, 2, [8], tanh)``, entropy_coef 0.01,
+    max_kl 0.01, max_grad_norm 0.5 on the vf. ``trpo_gaussian.npz`` (seed 56): a Gaussian policy
+    ``MLP(3, 2, [8], tanh)`` into ``GaussianHeadWithStateIndependentCovariance(2, 'diagonal')`` with
+    actions in [-1, 1]^2, an ``EmpiricalNormalization(3)`` on the observations, max_kl 0.5 with
+    line_search_max_backtrack 3 (large enough that the line search backtracks), entropy_coef 0."""
+    trpo_run("trpo", 55, lambda: nn.Sequential(MLP(OBS, 2, [HIDDEN], nonlinearity=torch.tanh),
+                                               policies.SoftmaxCategoricalHead()),
+             lambda: rng.randint(0, 2), entropy_coef=0.01, max_kl=0.01, max_grad_norm=0.5)
+    trpo_run("trpo_gaussian", 56,
+             lambda: nn.Sequential(MLP(OBS, 2, [HIDDEN], nonlinearity=torch.tanh),
+                                   policies.GaussianHeadWithStateIndependentCovariance(
+                                       2, var_type="diagonal")),
+             lambda: rng.uniform(-1, 1, 2).astype(np.float32), entropy_coef=0.0, max_kl=0.5,
+             line_search_max_backtrack=3, obs_normalizer=pfrl.nn.EmpiricalNormalization(OBS))
+
+
+CASES["trpo"] = trpo_cases
 for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
     CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)

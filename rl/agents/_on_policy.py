@@ -111,6 +111,11 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
 
     obs_normalizer = None
 
+    @property
+    def _first_network(self) -> kusari.Link:
+        """The network whose first layer must fit the observations (named in the error)."""
+        return self.model
+
     def _init_rollouts(self, value_stats_window: int, entropy_stats_window: int) -> None:
         self.value_record = collections.deque(maxlen=value_stats_window)
         self.entropy_record = collections.deque(maxlen=entropy_stats_window)
@@ -139,7 +144,7 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
     def _evaluate(self, x: Any, batch_size: int):
         """The model's (distribution, value) without graph, with the network in test mode."""
         with kusari.no_backprop_mode(), kusari.using_config("train", False), \
-                refused_input(type(self).__name__, self.model, x):
+                refused_input(type(self).__name__, self._first_network, x):
             return self._policy_and_value(x, batch_size)
 
     def batch_act(self, batch_obs: Sequence[Any]) -> numpy.ndarray:
