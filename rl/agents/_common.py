@@ -252,8 +252,9 @@ def concat_batches(parts: Sequence[Any]) -> Any:
 
 
 def store_transition(replay_buffer, last_obs: list, last_action: list, env_id: int, obs: Any,
-                     reward: float, done: bool, reset: bool) -> None:
-    """Append environment ``env_id``'s step from ``last_obs[env_id]`` to ``obs`` to ``replay_buffer``.
+                     reward: float, done: bool, reset: bool, **extra: Any) -> None:
+    """Append environment ``env_id``'s step from ``last_obs[env_id]`` to ``obs`` to ``replay_buffer``
+    (with the fields ``extra``, e.g. a recurrent agent's states).
 
     When the episode ends (``done`` or ``reset``), the environment's last observation and action
     are cleared and the buffer's episode is stopped. Nothing is stored for an environment that has
@@ -262,7 +263,8 @@ def store_transition(replay_buffer, last_obs: list, last_action: list, env_id: i
     if env_id >= len(last_obs) or last_obs[env_id] is None:
         return
     replay_buffer.append(state=last_obs[env_id], action=last_action[env_id], reward=reward,
-                         next_state=obs, next_action=None, is_state_terminal=done, env_id=env_id)
+                         next_state=obs, next_action=None, is_state_terminal=done, env_id=env_id,
+                         **extra)
     if reset or done:
         last_obs[env_id] = None
         last_action[env_id] = None

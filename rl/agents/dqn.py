@@ -28,10 +28,19 @@ from kusari.rl.agents._common import (
     require_positive_int,
     store_transition,
 )
+from kusari.rl.nn.recurrent import is_recurrent
 from kusari.rl.replay_buffer import ReplayUpdater, batch_experiences
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer
+from kusari.rl.replay_buffers.recurrent_batch import batch_recurrent_experiences
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
 from kusari.rl.utils.copy_param import synchronize_parameters
+from kusari.rl.utils.recurrent import (
+    detach_recurrent_state,
+    forward,
+    get_recurrent_state_at,
+    mask_recurrent_state_at,
+    one_step_forward,
+)
 
 Q_RECORD_LEN = 1000  # PFRL averages the last 1000 Q-values and the last 100 losses
 LOSS_RECORD_LEN = 100
@@ -82,15 +91,27 @@ def compute_value_loss(y, t, clip_delta: bool = True, batch_accumulator: str = "
 
 
 def eval_forward(link: kusari.Link, x) -> ActionValue:
-    """``link(x)`` for a target or an action: no graph, test-mode layers (PFRL's eval())."""
+    """``link(x)`` for a target or an action: no graph, test-mode layers (PFRL's eval()); a
+    replayed batch of episodes (``RecurrentBatch``) runs through the recurrent ``link``."""
     with kusari.no_backprop_mode(), kusari.using_config("train", False):
-        return link(x)
+        return forward(link, x)
+
+
+def _eager_loss_and_gradients(model: kusari.Link, state, action, target, weights, clip_delta: bool,
+                              batch_accumulator: str) -> tuple[kusari.Variable, kusari.Variable]:
+    """``Q(s, a)`` (B,) and the loss, whose gradients are added into the model's parameters; run
+    as it is for recurrent models (``state`` a ``RecurrentBatch``, whose lengths change at each
+    update), traced by :func:`_loss_and_gradients` for the others."""
+    y = forward(model, state).evaluate_actions(action)
+    loss = compute_value_loss(y, target, clip_delta, batch_accumulator, weights)
+    loss.backward()
+    return y, loss
 
 
 @kusari.static_graph(warn_on_fallback=False)
 def _loss_and_gradients(model: kusari.Link, state, action, target, weights, clip_delta: bool,
                         batch_accumulator: str) -> tuple[kusari.Variable, kusari.Variable]:
-    """``Q(s, a)`` (B,) and the loss, whose gradients are added into the model's parameters.
+    """:func:`_eager_loss_and_gradients`, traced.
 
     Traced once per signature and replayed after (bit-identical to running it eagerly), which
     removes most of the per-op overhead of small networks' updates. A q_function that reads its
@@ -98,10 +119,8 @@ def _loss_and_gradients(model: kusari.Link, state, action, target, weights, clip
     static_graph's guards see the read and this update then runs eagerly for that q_function,
     without a warning (the user did not ask for tracing).
     """
-    y = model(state).evaluate_actions(action)
-    loss = compute_value_loss(y, target, clip_delta, batch_accumulator, weights)
-    loss.backward()
-    return y, loss
+    return _eager_loss_and_gradients(model, state, action, target, weights, clip_delta,
+                                     batch_accumulator)
 
 
 class DQN(AttributeSavingMixin, BatchAgent):
@@ -142,12 +161,19 @@ class DQN(AttributeSavingMixin, BatchAgent):
         Updates each time one is due.
     batch_accumulator : {'mean', 'sum'}
     episodic_update_len : int, optional
-        Only used by recurrent training, which is not supported; accepted for PFRL's signature.
+        With ``recurrent``: the longest sequence replayed (a random window of a longer episode);
+        None replays whole episodes.
     logger : logging.Logger
     batch_states : callable
         ``batch_states(states, device, phi)`` builds the model input.
     recurrent : bool
-        Must be False: recurrent Q-functions are not supported.
+        True for a recurrent ``q_function`` (:func:`kusari.rl.nn.is_recurrent`, e.g. a
+        ``kusari.rl.nn.RecurrentSequential``), and only then: DRQN-style training as PFRL's. The
+        agent keeps each environment's recurrent state while acting (zeros again when its episode
+        ends); the replay buffer must be an ``EpisodicReplayBuffer`` and stores those states with
+        the transitions; an update replays ``minibatch_size`` episodes (or windows of
+        ``episodic_update_len`` steps), each from the state stored with its first transition,
+        the target network from the state after it. One-step targets only.
     max_grad_norm : float, optional
         Gradients are rescaled to this global L2 norm when it is exceeded.
 
@@ -168,12 +194,10 @@ class DQN(AttributeSavingMixin, BatchAgent):
                  batch_states: Callable = default_batch_states, recurrent: bool = False,
                  max_grad_norm: float | None = None):
         name = type(self).__name__
-        if recurrent:
-            raise NotImplementedError(f"{name}: recurrent=True is not supported (kusari.rl has no "
-                                      "recurrent Q-functions or episodic updates yet)")
-        self.replay_updater = ReplayUpdater(replay_buffer, self.update, minibatch_size, False,
+        self._check_recurrence(q_function, recurrent)
+        self.replay_updater = ReplayUpdater(replay_buffer, self.update, minibatch_size, recurrent,
                                             n_times_update, replay_start_size, update_interval,
-                                            who=name)
+                                            episodic_update_len, who=name)
         self._check_arguments(q_function, optimizer, gamma, update_interval, target_update_interval,
                               target_update_method, soft_update_tau, batch_accumulator, max_grad_norm)
         self.device = place_model(gpu, q_function)
@@ -210,6 +234,26 @@ class DQN(AttributeSavingMixin, BatchAgent):
         self.batch_last_action: list[Any] = []
         self._observation_check = ObservationCheck(name)
         self._action_spec: tuple | None = None
+        # recurrent states of the environments (None: zeros), while training and in eval mode
+        self.train_recurrent_states = None
+        self.train_prev_recurrent_states = None
+        self.test_recurrent_states = None
+        self._acted_recurrent_state = None  # the state after the last act, kept once it succeeds
+
+    def _check_recurrence(self, q_function, recurrent: bool) -> None:
+        """Refuse a feed-forward q_function with recurrent=True and a recurrent one without it."""
+        name = type(self).__name__
+        if recurrent and not is_recurrent(q_function):
+            raise ValueError(f"{name}: recurrent=True needs a recurrent q_function (a "
+                             "kusari.rl.nn.RecurrentSequential or another kusari.rl.nn.Recurrent), "
+                             f"got the feed-forward {type(q_function).__name__}")
+        if not recurrent and is_recurrent(q_function):
+            raise ValueError(f"{name}: the q_function {type(q_function).__name__} is recurrent; "
+                             "pass recurrent=True (and an EpisodicReplayBuffer) to train it")
+        if recurrent and (type(self)._loss_and_gradients is not DQN._loss_and_gradients
+                          or type(self).update is not DQN.update):
+            raise NotImplementedError(f"{name}: recurrent=True is not supported by this agent's "
+                                      "update (DQN's targets only)")
 
     def _check_arguments(self, q_function, optimizer, gamma, update_interval, target_update_interval,
                          target_update_method, soft_update_tau, batch_accumulator, max_grad_norm) -> None:
@@ -258,6 +302,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
         greedy = backend.to_cpu(batch_av.greedy_actions.array)
         if not self.training:
             self._observation_check.confirm()
+            self._keep_recurrent_state()
             return greedy
         explorer, t = self.explorer, self.t
         if len(batch_obs) == 1:  # the action value needs no slicing (the common act() path)
@@ -267,13 +312,32 @@ class DQN(AttributeSavingMixin, BatchAgent):
                        for i in range(len(batch_obs))]
         self._check_actions(actions, batch_av, greedy)
         self._observation_check.confirm()
+        self._keep_recurrent_state()
         self.batch_last_obs = list(batch_obs)
         self.batch_last_action = actions
         return actions
 
     def _action_values(self, batch_x) -> ActionValue:
-        """The model's action values of a batch of model inputs, to act on (no graph)."""
-        return eval_forward(self.model, batch_x)
+        """The model's action values of a batch of model inputs, to act on (no graph); a recurrent
+        model steps from the environments' states (kept by :meth:`_keep_recurrent_state`)."""
+        if not self.recurrent:
+            return eval_forward(self.model, batch_x)
+        state = self.train_recurrent_states if self.training else self.test_recurrent_states
+        with kusari.no_backprop_mode(), kusari.using_config("train", False):
+            batch_av, acted = one_step_forward(self.model, batch_x, state)
+        self._acted_recurrent_state = detach_recurrent_state(acted)
+        return batch_av
+
+    def _keep_recurrent_state(self) -> None:
+        """Make the state after an accepted act the environments' state."""
+        if not self.recurrent:
+            return
+        if self.training:
+            self.train_prev_recurrent_states = self.train_recurrent_states
+            self.train_recurrent_states = self._acted_recurrent_state
+        else:
+            self.test_recurrent_states = self._acted_recurrent_state
+        self._acted_recurrent_state = None
 
     def _check_actions(self, actions: list, batch_av: ActionValue, greedy) -> None:
         """Refuse explored actions that do not fit the Q-function's action space."""
@@ -304,6 +368,9 @@ class DQN(AttributeSavingMixin, BatchAgent):
             See :meth:`kusari.rl.agent.Agent.observe`.
         """
         if not self.training:
+            if self.recurrent:
+                self.test_recurrent_states = _restart_ended(self.test_recurrent_states,
+                                                            batch_done, batch_reset)
             return
         check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
                    batch_reset)
@@ -314,9 +381,17 @@ class DQN(AttributeSavingMixin, BatchAgent):
             self._cumulative_steps += 1
             if self.t % self.target_update_interval == 0:
                 self.sync_target_network()
+            extra = {}
+            if self.recurrent and i < len(last_obs) and last_obs[i] is not None:
+                extra = {"recurrent_state": _host_state_at(self.train_prev_recurrent_states, i),
+                         "next_recurrent_state": _host_state_at(self.train_recurrent_states, i)}
             store_transition(self.replay_buffer, last_obs, last_action, i, obs, batch_reward[i],
-                             batch_done[i], batch_reset[i])
+                             batch_done[i], batch_reset[i], **extra)
             self.replay_updater.update_if_necessary(self.t)
+        if self.recurrent:
+            self.train_prev_recurrent_states = None
+            self.train_recurrent_states = _restart_ended(self.train_recurrent_states, batch_done,
+                                                         batch_reset)
 
     def sync_target_network(self) -> None:
         """Make the target network follow the model (``target_update_method``)."""
@@ -332,11 +407,17 @@ class DQN(AttributeSavingMixin, BatchAgent):
         experiences : list of list of dict
             As the replay buffer's ``sample`` returns them; a ``weight`` in the first transition
             (prioritized replay) weights the loss, and the TD errors go back to the buffer.
+            With ``recurrent``: B (sub)episodes, as ``sample_episodes`` returns them, whose
+            transitions all count in the loss.
         errors_out : list, optional
-            Filled with the B absolute TD errors.
+            Filled with the absolute TD errors (B of them; one per transition when recurrent).
         """
-        exp_batch = batch_experiences(experiences, self.device, self.phi, self.gamma,
-                                      batch_states=self.batch_states)
+        if self.recurrent:
+            exp_batch = batch_recurrent_experiences(experiences, self.device, self.phi, self.gamma,
+                                                    batch_states=self.batch_states)
+        else:
+            exp_batch = batch_experiences(experiences, self.device, self.phi, self.gamma,
+                                          batch_states=self.batch_states)
         weights = self._importance_weights(experiences)
         target = self._compute_target_values(exp_batch)
         self.optimizer.target.cleargrads()
@@ -355,9 +436,10 @@ class DQN(AttributeSavingMixin, BatchAgent):
     def _loss_and_gradients(self, exp_batch: dict[str, Any], target, weights
                             ) -> tuple[kusari.Variable, kusari.Variable]:
         """``Q(s, a)`` (B,) and the loss towards ``target`` (B,), whose gradients are added into the
-        model's parameters (traced and replayed by static_graph)."""
-        return _loss_and_gradients(self.model, exp_batch["state"], exp_batch["action"], target,
-                                   weights, self.clip_delta, self.batch_accumulator)
+        model's parameters (traced and replayed by static_graph, unless recurrent)."""
+        run = _eager_loss_and_gradients if self.recurrent else _loss_and_gradients
+        return run(self.model, exp_batch["state"], exp_batch["action"], target, weights,
+                   self.clip_delta, self.batch_accumulator)
 
     def _importance_weights(self, experiences: list[list[dict[str, Any]]]):
         """The B importance weights of prioritized replay on the device, or None without them."""
@@ -401,3 +483,14 @@ class DQN(AttributeSavingMixin, BatchAgent):
             ("n_updates", float(self.optim_t)),
             ("rlen", float(len(self.replay_buffer))),
         ]
+
+
+def _host_state_at(recurrent_state, i: int):
+    """Environment ``i``'s entry of a recurrent state, as host arrays (to store in a replay buffer)."""
+    return backend.to_cpu(get_recurrent_state_at(recurrent_state, i, detach=True))
+
+
+def _restart_ended(recurrent_state, batch_done, batch_reset):
+    """The state with the environments whose episode ended set to zeros."""
+    ended = [i for i, (done, reset) in enumerate(zip(batch_done, batch_reset)) if done or reset]
+    return mask_recurrent_state_at(recurrent_state, ended) if ended else recurrent_state

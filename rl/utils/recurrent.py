@@ -148,6 +148,12 @@ def concatenate_recurrent_states(split_recurrent_states: Sequence[RecurrentState
     return build(template, ())
 
 
+def detach_recurrent_state(recurrent_state: RecurrentState) -> RecurrentState:
+    """The state's leaves as arrays, without graph."""
+    return _map_state(lambda leaf: leaf.array if isinstance(leaf, kusari.Variable) else leaf,
+                      recurrent_state)
+
+
 def recurrent_state_to_device(device, recurrent_state: RecurrentState) -> RecurrentState:
     """The state's leaves sent to ``device`` (None: left where they are)."""
     if device is None:

@@ -316,8 +316,8 @@ def test_bad_hyperparameters(kwargs, match):
         make_agent(**kwargs)
 
 
-def test_recurrent_is_refused():
-    with pytest.raises(NotImplementedError, match="DQN: recurrent"):
+def test_recurrent_needs_a_recurrent_q_function():  # recurrent training: test_dqn_recurrent.py
+    with pytest.raises(ValueError, match="DQN: recurrent=True needs a recurrent q_function"):
         make_agent(recurrent=True)
 
 
