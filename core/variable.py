@@ -416,6 +416,18 @@ class Parameter(Variable):
         if shape is not None and self._data is None:
             self.initialize(shape)
 
+    @property
+    def dtype(self):
+        """The array's dtype; before initialization the one the initializer names (Chainer's rule)."""
+        data = self._data
+        if data is not None:
+            return data.dtype
+        dtype = getattr(self.initializer, "dtype", None)
+        if dtype is None:
+            raise RuntimeError(f"Parameter {self.name!r}: its dtype is not known until it is initialized "
+                               f"(its initializer {type(self.initializer).__name__} names no dtype)")
+        return numpy.dtype(dtype)
+
     def __getstate__(self):
         state = super().__getstate__()
         state.update(initializer=self.initializer, update_rule=self.update_rule,

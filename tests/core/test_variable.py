@@ -480,3 +480,12 @@ def test_a_broadcast_gradient_reaches_a_leaf_writable():
     before = link.W.array.copy()
     optimizer.update()   # clipping scales the gradient in place
     numpy.testing.assert_allclose(before - link.W.array, 0.1 * 0.01 / numpy.sqrt(6), rtol=1e-3)  # float32 steps
+
+
+def test_uninitialized_parameter_dtype_is_the_initializers():
+    assert kusari.Parameter(kusari.initializers.Normal(dtype=numpy.float16)).dtype == numpy.float16
+    p = kusari.Parameter(lambda array: None)
+    with pytest.raises(RuntimeError, match="dtype is not known until it is initialized"):
+        p.dtype
+    p.initialize((2,))
+    assert p.dtype == numpy.float32
