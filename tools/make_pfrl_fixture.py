@@ -76,6 +76,9 @@ and (seed 54, case ``rainbow``) ``rainbow.npz``: three ``CategoricalDoubleDQN`` 
 importance weights of a ``DistributionalDuelingDQN`` made noisy by ``to_factorized_noisy``, as PFRL's
 Rainbow example assembles it, with every noise draw PFRL made (``rainbow_case`` lists its contents).
 
+and (seeds 55 and 56, case ``trpo``) ``trpo.npz`` and ``trpo_gaussian.npz``: ``TRPO`` with a softmax
+and a Gaussian policy over three iterations of a recorded rollout (``trpo_run`` lists the contents).
+
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
 """
