@@ -289,11 +289,8 @@ class TRPO(OnPolicyAgent):
         for index in minibatch_indices(len(value_targets), self.vf_batch_size, self.vf_epochs):
             if xp is not numpy:
                 index = xp.asarray(index)
-            values = self.vf(take_rows(states, index))
-            if values.shape != (len(index), 1):
-                raise ValueError(f"TRPO: the vf's values must have shape ({len(index)}, 1) for "
-                                 f"{len(index)} observations, got {values.shape}")
-            loss = F.mean_squared_error(values, value_targets[index, None])
+            # the values' shape (n, 1) was checked when the dataset was made
+            loss = F.mean_squared_error(self.vf(take_rows(states, index)), value_targets[index, None])
             self.vf.cleargrads()
             loss.backward()
             if self.max_grad_norm is not None:

@@ -427,3 +427,12 @@ def test_observations_the_networks_were_not_built_for_are_refused():
     agent.act(np.zeros(3, np.float32))
     with pytest.raises(ValueError, match=r"TRPO: observation of shape \(2,\)"):
         agent.act(np.zeros(2, np.float32))
+
+
+def test_a_value_function_of_the_wrong_shape_is_refused():
+    policy = kusari.Sequential(nn.MLP(3, 3, []), policies.SoftmaxCategoricalHead())
+    vf = kusari.Sequential(nn.MLP(3, 1, []), F.flatten)
+    agent = TRPO(policy, vf, optimizers.Adam().setup(vf))
+    with pytest.raises(ValueError, match=r"TRPO: the model's value must have shape \(1, 1\) for 1 "
+                                         r"observations, got \(1,\)"):
+        agent.act(np.zeros(3, np.float32))
