@@ -436,3 +436,16 @@ def test_a_value_function_of_the_wrong_shape_is_refused():
     with pytest.raises(ValueError, match=r"TRPO: the model's value must have shape \(1, 1\) for 1 "
                                          r"observations, got \(1,\)"):
         agent.act(np.zeros(3, np.float32))
+
+
+def test_seeded_runs_are_bit_identical():
+    finals = []
+    for _ in range(2):
+        set_random_seed(3)
+        agent = small_agent(update_interval=16, vf_batch_size=8,
+                            obs_normalizer=nn.EmpiricalNormalization(3))
+        run(agent, Contexts(), 48)
+        finals.append((params(agent.policy), params(agent.vf)))
+    for first, second in zip(*finals):
+        for name in first:
+            np.testing.assert_array_equal(first[name], second[name])
