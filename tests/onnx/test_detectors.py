@@ -51,6 +51,24 @@ def test_faster_rcnn_vgg16_head(check):
     assert "MaxRoiPool" in [n.op_type for n in proto.graph.node]
 
 
+@pytest.mark.slow
+def test_faster_rcnn_vgg16_extractor_at_any_image_size():
+    """Faster R-CNN scales each image to its own size: the extractor's file takes any height and width (its
+    poolings' cover_all as ceil_mode), here with odd sizes on the way down (200 -> 100 -> 50 -> 25 -> 13)."""
+    import kusari.onnx
+    extractor = vision.links.FasterRCNNVGG16(n_fg_class=3).extractor
+    proto = kusari.onnx.export(extractor, rng.uniform(0, 255, (1, 3, 64, 96)).astype(numpy.float32),
+                               dynamic_axes={"Input_0": {0: "n", 2: "h", 3: "w"}})
+    for shape in ((1, 3, 64, 96), (2, 3, 96, 80), (1, 3, 200, 328)):
+        x = rng.uniform(0, 255, shape).astype(numpy.float32)
+        got, = run_onnx(proto, {"Input_0": x})
+        with kusari.using_config("train", False):
+            want = extractor(x).array
+        assert got.shape == want.shape, (shape, got.shape, want.shape)
+        # random weights give features near 1e-4: atol relative to their scale
+        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * numpy.abs(want).max(), err_msg=str(shape))
+
+
 def _fpn_model():
     model = vision.links.MaskRCNNFPNResNet50(n_fg_class=3)   # Faster R-CNN's FPN with the mask head too
     images = rng.uniform(0, 255, (2, 3, 64, 96)).astype(numpy.float32)

@@ -22,9 +22,24 @@ def _window(ctx, geom):
 @register_converter(MaxPoolingND,
                     functions=("max_pooling_1d", "max_pooling_2d", "max_pooling_3d", "max_pooling_nd"))
 def _max_pooling(ctx, node):
+    """MaxPool with kusari's pads on both ends, ``cover_all`` as ``ceil_mode``, so that the output size follows
+    dynamic spatial axes. Where a last window could lie wholly in the padding (pad + stride > ksize with
+    ``cover_all``: kusari gives it 0, ONNX has no such window) the end pads are fixed at the traced sizes instead,
+    and a traced window wholly in the padding is refused."""
     if node._return_indices:
         ctx.unsupported("return_indices=True")
-    return ctx.add("MaxPool", ctx.inputs, **_window(ctx, node._geom))
+    geom, cover_all = node._geom, node._args[4]
+    if not cover_all or all(p + s <= k for k, s, p in zip(geom.ksize, geom.stride, geom.pad)):
+        return ctx.add("MaxPool", ctx.inputs, kernel_shape=list(geom.ksize), strides=list(geom.stride),
+                       pads=list(geom.pad) * 2, ceil_mode=int(bool(cover_all)))
+    if geom.padding_only() is not None:
+        ctx.unsupported(f"a window wholly in the padding (ksize={geom.ksize}, stride={geom.stride}, pad={geom.pad}, "
+                        f"input {geom.dims}): kusari gives it 0, ONNX's MaxPool has no such window")
+    if any(ctx.dynamic()[2:]):
+        ctx.unsupported(f"cover_all with pad + stride > ksize (ksize={geom.ksize}, stride={geom.stride}, "
+                        f"pad={geom.pad}) on a dynamic spatial axis: its last window may lie wholly in the padding, "
+                        "which kusari keeps (as 0) and ONNX's ceil_mode drops")
+    return ctx.add("MaxPool", ctx.inputs, **_window(ctx, geom))
 
 
 @register_converter(AveragePoolingND,

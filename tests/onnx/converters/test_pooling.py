@@ -71,6 +71,38 @@ def test_roi_average_align_2d(sampling_ratio, check):
         kusari.onnx.export(align, inputs(3), opset_version=22)
 
 
+@pytest.mark.parametrize("ksize,stride,pad,cover_all", [(2, 2, 0, True), (3, 2, 1, True), (3, 2, 1, False),
+                                                        (1, 2, 0, False)])
+def test_max_pooling_follows_dynamic_spatial_axes(ksize, stride, pad, cover_all):
+    """cover_all as ceil_mode: odd and even sizes give kusari's output sizes and values from one file."""
+    import kusari.onnx
+    from ..conftest import run_onnx
+
+    def pool(x):
+        return F.max_pooling_2d(x, ksize, stride, pad=pad, cover_all=cover_all)
+    proto = kusari.onnx.export(pool, rng.standard_normal((1, 2, 8, 8)).astype(numpy.float32),
+                               dynamic_axes={"Input_0": {0: "n", 2: "h", 3: "w"}})
+    for shape in ((1, 2, 8, 8), (2, 2, 7, 9), (1, 2, 13, 6)):
+        x = rng.standard_normal(shape).astype(numpy.float32)
+        got, = run_onnx(proto, {"Input_0": x})
+        numpy.testing.assert_array_equal(got, pool(x).array, err_msg=str(shape))
+
+
+def test_max_pooling_whose_last_window_may_be_padding_keeps_fixed_spatial_sizes(check):
+    """ksize 2, stride 2, pad 1 with cover_all: a last window wholly in the padding (0 in kusari; ONNX has none)
+    comes at odd sizes, so the pads are fixed at the traced size, dynamic spatial axes are refused, and so is a
+    traced size that has such a window."""
+    import kusari.onnx
+
+    def pool(x):
+        return F.max_pooling_2d(x, 2, 2, pad=1)
+    check(pool, _x(2, 6, 8))   # dynamic batch only
+    with pytest.raises(kusari.onnx.ExportError, match="MaxPoolingND .*dynamic spatial axis.*wholly in the padding"):
+        kusari.onnx.export(pool, numpy.zeros((1, 2, 6, 8), numpy.float32), dynamic_axes={"Input_0": {2: "h"}})
+    with pytest.raises(kusari.onnx.ExportError, match=r"MaxPoolingND .*a window wholly in the padding .*\(6, 7\)"):
+        kusari.onnx.export(pool, numpy.zeros((1, 2, 6, 7), numpy.float32))
+
+
 def test_return_indices_is_refused_with_the_op_name():
     import kusari.onnx
     with pytest.raises(kusari.onnx.ExportError, match="MaxPoolingND .*return_indices"):
