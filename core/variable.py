@@ -287,8 +287,21 @@ class Variable:
             self._grad_var._data += g
 
     def copydata(self, var) -> None:
-        """Copy ``var``'s array into this variable's array (across devices)."""
-        backend.copyto(self._data, var._data)
+        """Copy ``var``'s array into this variable's array (across devices).
+
+        An uninitialized Parameter on either side is first initialized to the other's shape (by its
+        initializer, then overwritten when it is the destination); both uninitialized: nothing to do.
+        """
+        src, dst = var._data, self._data
+        if src is None:
+            if dst is None:
+                return
+            var.initialize(dst.shape)
+            src = var._data
+        elif dst is None:
+            self.initialize(src.shape)
+            dst = self._data
+        backend.copyto(dst, src)
 
     def backward(self, retain_grad: bool = False, enable_double_backprop: bool = False,
                  loss_scale=None) -> None:

@@ -489,3 +489,16 @@ def test_uninitialized_parameter_dtype_is_the_initializers():
         p.dtype
     p.initialize((2,))
     assert p.dtype == numpy.float32
+
+
+def test_copydata_initializes_an_uninitialized_parameter_on_either_side():
+    src = kusari.Parameter(numpy.arange(3, dtype=numpy.float32))
+    dst = kusari.Parameter()
+    dst.copydata(src)
+    numpy.testing.assert_array_equal(dst.array, src.array)
+    zero = kusari.Parameter(kusari.initializers.Zero())
+    src.copydata(zero)  # the source is made with its own initializer, then copied
+    numpy.testing.assert_array_equal(src.array, numpy.zeros(3, numpy.float32))
+    a, b = kusari.Parameter(), kusari.Parameter()
+    a.copydata(b)
+    assert a.array is None and b.array is None
