@@ -6,14 +6,17 @@ that ``export`` traces it; ``export_detector`` exports that and, by default, app
 Python: preparing the images (resizing, mean subtraction, YOLO's letterbox canvas) and mapping the
 boxes back to each original image, which depend on each image's size.
 """
+from typing import Callable
+
 import numpy
+import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 import kusari.functions as F
 from kusari.onnx.export import export
 
 
-def decoder(model):
+def decoder(model) -> Callable:
     """``decode(x) -> (bbox, score)``: ``model``'s forward and its box decoding, as ``predict`` computes them.
 
     Parameters
@@ -68,7 +71,7 @@ def _yolo_decode(locs, objs, confs, default_bbox, center_step, size_step, classe
 
 
 def export_detector(model, x, filename=None, nms: bool = True, nms_thresh=None, score_thresh=None,
-                    opset_version=None):
+                    opset_version=None) -> onnx.ModelProto:
     """Export an SSD or YOLO detector with its box decoding and (``nms=True``) its per-class suppression.
 
     Parameters
@@ -96,20 +99,25 @@ def export_detector(model, x, filename=None, nms: bool = True, nms_thresh=None, 
     rules, which ONNX's strict comparisons and ascending visit meet by thresholds one float32 step lower and
     the anchors taken in reverse order.
     """
+    decode = decoder(model)
+    size = model.insize
+    shape = tuple(getattr(x, "shape", ()))
+    if len(shape) != 4 or shape[1:] != (3, size, size):
+        raise ValueError(f"export_detector: x must have shape (B, 3, {size}, {size}) for {type(model).__name__}, "
+                         f"got {shape}")
     nms_thresh = model.nms_thresh if nms_thresh is None else nms_thresh
     score_thresh = model.score_thresh if score_thresh is None else score_thresh
     if nms and nms_thresh is not None and not 0 < nms_thresh <= 1:
         raise ValueError(f"export_detector: nms_thresh must be in (0, 1] (IoU >= 0 suppresses every box after the "
                          f"first, which NonMaxSuppression cannot express), got {nms_thresh!r}")
     names = ["bbox", "score"] if not nms else ["decoded_bbox", "decoded_score"]
-    proto = export(decoder(model), x, filename=None if nms else filename, opset_version=opset_version,
+    proto = export(decode, x, filename=None if nms else filename, opset_version=opset_version,
                    input_names=["image"], output_names=names,
                    dynamic_axes={"image": {0: "batch"}, names[0]: {0: "batch"}, names[1]: {0: "batch"}})
     if not nms:
         return proto
     _append_nms(proto, *names, n_box=proto.graph.output[0].type.tensor_type.shape.dim[1].dim_value,
                 nms_thresh=nms_thresh, score_thresh=score_thresh)
-    import onnx
     onnx.checker.check_model(proto, full_check=True)
     if filename is not None:
         with open(filename, "wb") as f:

@@ -273,6 +273,18 @@ def test_export_detector_without_nms_gives_every_anchor(make, check):
     check(kusari.onnx.detection.decoder(model), lambda n: (x[:n],), batches=(2, 3))   # and it loads back
 
 
+def test_export_detector_names_bad_arguments():
+    import kusari.onnx
+    model = _tiny_ssd()
+    with pytest.raises(TypeError, match="decoder: model must be a kusari.vision SSD, YOLOv2Base or YOLOv3, got "
+                                        "_TinyExtractor"):
+        kusari.onnx.export_detector(model.extractor, numpy.zeros((1, 3, 32, 32), numpy.float32))
+    with pytest.raises(ValueError, match=r"x must have shape \(B, 3, 32, 32\) for SSD, got \(1, 3, 30, 32\)"):
+        kusari.onnx.export_detector(model, numpy.zeros((1, 3, 30, 32), numpy.float32))
+    with pytest.raises(ValueError, match="nms_thresh must be in \\(0, 1\\] .*got 0"):
+        kusari.onnx.export_detector(model, numpy.zeros((1, 3, 32, 32), numpy.float32), nms_thresh=0)
+
+
 def test_nms_thresholds_are_inclusive_like_kusari():
     """IoU exactly at nms_thresh suppresses, a score exactly at score_thresh is kept and equal scores are visited by
     descending index, as in kusari's NMS."""
