@@ -113,13 +113,12 @@ def series(columns: dict[str, numpy.ndarray], x: str, y: str, points: int,
         inner = len(xs) - 2
         buckets = (points - 2) // 2
         size = -(-inner // buckets)
-        # the inner points in rows of ``size`` (the last row padded), each row's argmin and argmax
+        # the inner points in rows of ``size``, each row's argmin and argmax; the last row is padded
+        # with NaN (fewer than ``size``: every row keeps a number)
         padded = numpy.full(buckets * size, numpy.nan)
         padded[:inner] = ys[1:-1]
         rows = padded.reshape(buckets, size)
-        filled = numpy.isfinite(rows).any(axis=1)
-        rows = rows[filled]
-        starts = 1 + size * numpy.flatnonzero(filled)
+        starts = 1 + size * numpy.arange(buckets)
         low = starts + numpy.nanargmin(rows, axis=1)
         high = starts + numpy.nanargmax(rows, axis=1)
         index = numpy.unique(numpy.concatenate([[0, len(xs) - 1], low, high]))

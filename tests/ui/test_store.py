@@ -131,3 +131,15 @@ def test_columns_keep_only_numbers_of_each_key_in_entry_order():
     assert list(got) == keys and all(len(v) == 3 for v in got.values())
     assert numpy.array_equal(numpy.array([got[k] for k in keys]), numpy.array(
         [[1, 2, nan], [nan, 0.5, nan], [nan, nan, nan], [nan, nan, nan]]), equal_nan=True)
+
+
+def test_read_log_turns_nan_infinity_and_overflowing_numbers_into_null(tmp_path):
+    """The stored JSON must be strict JSON (the API refuses NaN): the file's own text is kept only when
+    it holds none of them."""
+    path = tmp_path / "log"
+    path.write_text('[{"a": NaN, "b": -Infinity, "c": 1e999, "d": 1e-05}]')
+    entries, text = crawler.read_log(str(path))
+    assert entries == [{"a": None, "b": None, "c": None, "d": 1e-05}]
+    assert json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in the stored JSON")) == entries
+    path.write_text('[{"iteration": 1, "lr": 1e-05}]')
+    assert crawler.read_log(str(path)) == ([{"iteration": 1, "lr": 1e-05}], '[{"iteration": 1, "lr": 1e-05}]')
