@@ -13,6 +13,7 @@ Needs ``pip install playwright`` and Debian's Chromium at /usr/bin/chromium (or 
 """
 import argparse
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -132,6 +133,7 @@ def main() -> None:
         if thread.is_alive():   # the page did not stop it
             live.stop_trigger = lambda tr: True
         thread.join(timeout=60)
+        shutil.rmtree(tmp, ignore_errors=True)
     print(f"screenshots in {os.path.abspath(args.out)}; live run stopped at iteration "
           f"{live.updater.iteration} with lr {live_optimizer.lr}")
 
