@@ -33,7 +33,7 @@ def create_communicator(name: str | None, gpu: int):
     return chainermn.create_communicator(name)
 
 
-def load_dataset(script: str, what: str, how_to_get: str, make):
+def load_or_exit(script: str, what: str, how_to_get: str, make):
     """``make()``, or exit with status 2 and a message saying where ``what`` was expected and how to
     get it when its files are missing (a failed download or an absent file)."""
     try:
@@ -140,7 +140,7 @@ def detection_datasets(script: str, args):
                                   label_names=label_names)
             return train, test
         what = f"the VOC-format dataset in {args.data_dir}"
-    train, test = load_dataset(script, what, VOC_HOW_TO_GET, make)
+    train, test = load_or_exit(script, what, VOC_HOW_TO_GET, make)
     return train, test, label_names
 
 

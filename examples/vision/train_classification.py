@@ -100,7 +100,7 @@ def main(argv=None):
 
     how_to_get = ("give two folders (training, validation) holding one sub-folder of images per class, e.g. "
                   "ILSVRC2012's train and val images sorted into their synset folders")
-    label_names = common.load_dataset(script, f"the training folder {args.train}", how_to_get,
+    label_names = common.load_or_exit(script, f"the training folder {args.train}", how_to_get,
                                       lambda: directory_parsing_label_names(args.train))
     extractor = MODELS[args.model](n_class=len(label_names), arch="fb")
     extractor.pick = "fc6"
@@ -109,7 +109,7 @@ def main(argv=None):
         if isinstance(link, Bottleneck):
             link.conv3.bn.gamma.array[:] = 0
 
-    train_data, val_data = common.load_dataset(script, "the image folders", how_to_get, lambda: (
+    train_data, val_data = common.load_or_exit(script, "the image folders", how_to_get, lambda: (
         DirectoryParsingLabelDataset(args.train), DirectoryParsingLabelDataset(args.val)))
     if directory_parsing_label_names(args.val) != label_names:
         parser.error(f"the class folders of {args.val} differ from those of {args.train}")

@@ -130,7 +130,7 @@ def main(argv=None):
         faster_rcnn = small_faster_rcnn(len(label_names), args.min_size, args.max_size)
     else:
         pretrained = None if args.pretrained_model == "none" else args.pretrained_model
-        faster_rcnn = common.load_dataset(
+        faster_rcnn = common.load_or_exit(
             script, f"the pretrained model {pretrained!r}",
             "give --pretrained-model none to start from random weights, or a .npz file",
             lambda: FasterRCNNVGG16(n_fg_class=len(label_names), pretrained_model=pretrained,

@@ -97,7 +97,7 @@ def main(argv=None):
     script = "train_segnet.py"
 
     common.seed(args.seed)
-    train, val = common.load_dataset(script, f"CamVid ({args.data_dir})", CAMVID_HOW_TO_GET,
+    train, val = common.load_or_exit(script, f"CamVid ({args.data_dir})", CAMVID_HOW_TO_GET,
                                      lambda: (CamVidDataset(args.data_dir, split="train"),
                                               CamVidDataset(args.data_dir, split="val")))
     n_class = len(camvid_label_names)

@@ -109,7 +109,7 @@ def main(argv=None):
 
     train, test, label_names = common.detection_datasets(script, args)
     pretrained = None if args.pretrained_model == "none" else args.pretrained_model
-    model = common.load_dataset(script, f"the pretrained model {pretrained!r}",
+    model = common.load_or_exit(script, f"the pretrained model {pretrained!r}",
                                 "give --pretrained-model none to start from random weights, or a .npz file",
                                 lambda: {"ssd300": SSD300, "ssd512": SSD512}[args.model](
                                     n_fg_class=len(label_names), pretrained_model=pretrained))
