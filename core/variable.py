@@ -158,6 +158,11 @@ class Variable:
             self._grad_var = None
             return
         _check_array(g, "Variable.grad")
+        data = self._data
+        if data is not None and (g.dtype != data.dtype or g.shape != data.shape):
+            error = TypeError if g.dtype != data.dtype else ValueError   # Chainer's two errors
+            raise error(f"Variable.grad: a gradient of shape {g.shape} and dtype {g.dtype} for data of "
+                        f"shape {data.shape} and dtype {data.dtype}")
         self._grad_var = Variable(g, requires_grad=False)
 
     @property

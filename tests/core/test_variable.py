@@ -502,3 +502,13 @@ def test_copydata_initializes_an_uninitialized_parameter_on_either_side():
     a, b = kusari.Parameter(), kusari.Parameter()
     a.copydata(b)
     assert a.array is None and b.array is None
+
+
+def test_grad_must_match_the_data():
+    v = kusari.Variable(numpy.zeros(3, numpy.float32))
+    with pytest.raises(TypeError, match=r"Variable.grad: a gradient of shape \(3,\) and dtype float64"):
+        v.grad = numpy.zeros(3, numpy.float64)
+    with pytest.raises(ValueError, match=r"Variable.grad: a gradient of shape \(2,\) and dtype float32"):
+        v.grad = numpy.zeros(2, numpy.float32)
+    v.grad = numpy.ones(3, numpy.float32)
+    numpy.testing.assert_array_equal(v.grad, numpy.ones(3, numpy.float32))
