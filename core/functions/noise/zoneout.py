@@ -2,7 +2,6 @@
 from kusari import backend, utils
 from kusari.configuration import config
 from kusari.function_node import FunctionNode
-from kusari.functions.noise.dropout import check_ratio
 from kusari.variable import as_variable
 
 
@@ -28,11 +27,12 @@ class Zoneout(FunctionNode):
 def zoneout(h, x, ratio=.5):
     """Zoneout (Krueger et al., 2017): each element keeps ``h`` with probability ``ratio``.
 
-    h: previous state; x: new state, of the same shape and dtype. In training every element is
+    h: previous state; x: new state, of the same shape and dtype; ratio in [0, 1]. In training every element is
     ``h`` with probability ``ratio`` and ``x`` otherwise; outside training (``config.train``
     False) ``x`` is returned unchanged (as a Variable).
     """
-    check_ratio("zoneout", ratio)
+    if not 0.0 <= ratio <= 1.0:   # 1 keeps h everywhere (nothing is scaled, unlike dropout)
+        raise ValueError(f"zoneout: ratio must be in [0, 1], got ratio={ratio}")
     if not config.train:
         return as_variable(x)
     return Zoneout(float(ratio)).apply((h, x))[0]

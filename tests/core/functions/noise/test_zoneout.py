@@ -71,5 +71,15 @@ def test_dtype_mismatch_rejected():
 
 
 def test_bad_ratio_rejected():
-    with pytest.raises(ValueError, match=r"zoneout: ratio must be in \[0, 1\), got ratio=1.5"):
+    with pytest.raises(ValueError, match=r"zoneout: ratio must be in \[0, 1\], got ratio=1.5"):
         F.zoneout(numpy.zeros(3, numpy.float32), numpy.zeros(3, numpy.float32), 1.5)
+
+
+def test_ratio_one_keeps_h_everywhere():
+    h, x = kusari.Variable(numpy.zeros(4, numpy.float32)), kusari.Variable(numpy.ones(4, numpy.float32))
+    y = F.zoneout(h, x, 1.0)
+    numpy.testing.assert_array_equal(y.array, h.array)
+    y.grad = numpy.ones(4, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(h.grad, numpy.ones(4, numpy.float32))
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros(4, numpy.float32))
