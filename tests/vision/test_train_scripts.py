@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -229,6 +230,25 @@ def test_classification_trains_with_the_linear_scaling_rule(image_folders, tmp_p
     assert len(validated) == 2 and all(0 <= e["validation/main/accuracy"] <= 1 for e in validated)
     for name in ("snapshot_iter_2", "snapshot_iter_4", "snapshot_model_2.npz", "loss.png", "accuracy.png"):
         assert (out / name).is_file(), name
+
+
+@pytest.mark.slow
+def test_classification_trains_data_parallel_on_two_ranks(image_folders, tmp_path):
+    if shutil.which("mpiexec") is None or importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("needs mpiexec and mpi4py (pip install 'kusari[mpi]'; apt-get install openmpi-bin)")
+    out = tmp_path / "out"
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MPLBACKEND="Agg")
+    result = subprocess.run(["mpiexec", "--allow-run-as-root", "--oversubscribe", "-n", "2", sys.executable,
+                             str(EXAMPLES / "train_classification.py"), str(image_folders / "train"),
+                             str(image_folders / "val"), "--crop-size", "32", "--batchsize", "2", "--epoch", "2",
+                             "--loaderjob", "0", "--communicator", "naive", "--out", str(out)],
+                            env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    # the linear scaling rule counts both ranks' batches; each rank trains on its half (4 of 8 images)
+    assert "lr=0.0015625: lr is selected based on the linear scaling rule" in result.stdout
+    log = _log(out)
+    assert log[-1]["epoch"] == 2 and log[-1]["iteration"] == 4
+    assert len([entry for entry in log if "validation/main/accuracy" in entry]) == 2
 
 
 def test_classification_learning_rate_schedule():
