@@ -1,8 +1,10 @@
-"""kusari.rl.wrappers: PFRL's gymnasium wrappers, and FrameStack for vector envs.
+"""kusari.rl.wrappers: PFRL's gymnasium wrappers (DeepMind's Atari ones in ``atari_wrappers``), and
+FrameStack for vector envs.
 
 PFRL's ContinuingTimeLimit is not needed: gymnasium's ``TimeLimit`` ends an episode with
 ``truncated=True``, which the training loops pass to the agent as ``reset`` (no bootstrap cut).
 """
+from kusari.rl.wrappers import atari_wrappers  # noqa: F401  (ale-py and OpenCV load when used)
 from kusari.rl.wrappers.cast_observation import (  # noqa: F401
     CastObservation,
     CastObservationToFloat32,

@@ -54,9 +54,13 @@ class FrameStack(gymnasium.Wrapper):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
         self.frames.extend([obs] * self.k)
-        return stack_frames(self.frames, self.stack_axis), info
+        return self._stacked(), info
 
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
         self.frames.append(obs)
-        return stack_frames(self.frames, self.stack_axis), reward, terminated, truncated, info
+        return self._stacked(), reward, terminated, truncated, info
+
+    def _stacked(self) -> numpy.ndarray:
+        """The observation of the current frames (the Atari FrameStack keeps them lazy)."""
+        return stack_frames(self.frames, self.stack_axis)
