@@ -114,9 +114,10 @@ def add_detection_dataset_arguments(parser, default_dataset: str) -> None:
 
 
 def detection_datasets(script: str, args):
-    """``(train, test, label_names)`` of the VOC-format datasets ``args`` name; the test set keeps the
-    difficult objects and returns their flags, as VOC's evaluation wants."""
-    from kusari.datasets import ConcatenatedDataset
+    """``(train, test, label_names)`` of the VOC-format datasets ``args`` name (sliceable: ``train.slice``
+    reads the annotations alone); the test set keeps the difficult objects and returns their flags, as
+    VOC's evaluation wants."""
+    from kusari.vision.chainer_experimental.datasets.sliceable import ConcatenatedDataset
     from kusari.vision.datasets import VOCBboxDataset, voc_bbox_label_names
 
     if args.data_dir is None:
@@ -157,3 +158,13 @@ def evaluation_trigger(eval_interval: int | None, milestones):
             sys.exit(f"--eval-interval must be a positive number of iterations, got {eval_interval}")
         return eval_interval, "iteration"
     return kusari.training.triggers.ManualScheduleTrigger(list(milestones), "iteration")
+
+
+def with_boxes(script: str, train):
+    """``train`` without its images that hold no box (all their objects difficult, or none), saying how
+    many were left out: a detector's training targets need at least one box."""
+    keep = [i for i, label in enumerate(train.slice[:, "label"]) if len(label)]
+    if len(keep) < len(train):
+        print(f"{script}: {len(train) - len(keep)} of {len(train)} training images hold no box and are left out")
+        train = train.slice[keep]
+    return train

@@ -124,6 +124,7 @@ def main(argv=None):
 
     common.seed(args.seed)
     train, test, label_names = common.detection_datasets(script, args)
+    train = common.with_boxes(script, train)
     if args.model == "small":
         if args.pretrained_model not in ("none", "imagenet"):
             parser.error("--model small takes no --pretrained-model (there are no published weights for it)")

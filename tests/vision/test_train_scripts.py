@@ -49,9 +49,9 @@ def _load_script(name):
     return module
 
 
-def _write_voc(base, ids, rng):
+def _write_voc(base, ids, rng, difficult=()):
     """VOC's layout under ``base`` for ``ids``: 48x64 noise images, each with one or two bright
-    rectangles annotated as 'dog' or 'cat'."""
+    rectangles annotated as 'dog' or 'cat' (difficult in the images ``difficult`` names)."""
     for folder in ("JPEGImages", "Annotations"):
         os.makedirs(os.path.join(base, folder), exist_ok=True)
     for id_ in ids:
@@ -62,7 +62,8 @@ def _write_voc(base, ids, rng):
             y1, x1 = y0 + rng.randint(12, 24), x0 + rng.randint(16, 32)
             name = ("dog", "cat")[rng.randint(2)]
             pixels[y0:y1, x0:x1] = (255, 200, 0) if name == "dog" else (0, 200, 255)
-            objects.append(f"<object><name>{name}</name><difficult>0</difficult><bndbox><xmin>{x0 + 1}</xmin>"
+            objects.append(f"<object><name>{name}</name><difficult>{int(id_ in difficult)}</difficult>"
+                           f"<bndbox><xmin>{x0 + 1}</xmin>"
                            f"<ymin>{y0 + 1}</ymin><xmax>{x1}</xmax><ymax>{y1}</ymax></bndbox></object>")
         Image.fromarray(pixels).save(os.path.join(base, "JPEGImages", id_ + ".jpg"), format="JPEG")
         with open(os.path.join(base, "Annotations", id_ + ".xml"), "w") as f:
@@ -79,15 +80,15 @@ def _write_split(base, split, ids):
 @pytest.fixture(scope="module")
 def voc_root(tmp_path_factory):
     """A dataset root holding VOC 2007 trainval, VOC 2007 test and VOC 2012 trainval as ``data_dir='auto'``
-    keeps them (``voc/VOCdevkit/VOC2007``, ``VOC2007_test``, ``VOC2012``), 3 + 2 + 2 images, with VOC's
-    real label names."""
+    keeps them (``voc/VOCdevkit/VOC2007``, ``VOC2007_test``, ``VOC2012``), 4 + 2 + 2 images, with VOC's
+    real label names; VOC 2007's image 000012 holds difficult objects only."""
     root = tmp_path_factory.mktemp("voc_root")
     rng = numpy.random.RandomState(0)
-    for folder, split, ids in (("VOC2007", "trainval", ["000005", "000007", "000009"]),
+    for folder, split, ids in (("VOC2007", "trainval", ["000005", "000007", "000009", "000012"]),
                                ("VOC2007_test", "test", ["000001", "000004"]),
                                ("VOC2012", "trainval", ["2008_000002", "2008_000003"])):
         base = os.path.join(root, "voc", "VOCdevkit", folder)
-        _write_voc(base, ids, rng)
+        _write_voc(base, ids, rng, difficult=("000012",))
         _write_split(base, split, ids)
     return root
 
@@ -99,6 +100,7 @@ def test_faster_rcnn_trains_evaluates_snapshots_and_resumes(voc_root, tmp_path):
     first = tmp_path / "first"
     output = _run("train_faster_rcnn.py", *common, "--out", first, root=voc_root)
     assert "main/rpn_cls_loss" in output and "validation/main/map" in output
+    assert "1 of 4 training images hold no box and are left out" in output   # Faster R-CNN's targets need one
     log = _log(first)
     assert [entry["iteration"] for entry in log] == [2, 4]
     assert [entry["lr"] for entry in log] == [1e-3, 1e-4]            # divided by 10 at --step-size
