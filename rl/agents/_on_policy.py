@@ -212,6 +212,19 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
         after its last step."""
         raise NotImplementedError
 
+    def _rollout_outputs(self, x: Any, actions: Any, bootstrap_x: Any, n_bootstrap: int
+                         ) -> tuple[numpy.ndarray, ...]:
+        """Host arrays of the rollout's log-probabilities, entropies and values (T * B,), and the
+        values (n_bootstrap,) of ``bootstrap_x`` (next observations of truncated episodes, then of
+        the last step), in test mode without graph (a recurrent agent overrides this)."""
+        with kusari.no_backprop_mode(), kusari.using_config("train", False):
+            distrib, values = self._policy_and_value(x, len(actions))
+            log_probs = backend.to_cpu(distrib.log_prob(actions).array)
+            entropy = backend.to_cpu(distrib.entropy.array)
+            _, bootstrap_values = self._policy_and_value(bootstrap_x, n_bootstrap)
+        return (log_probs, entropy, backend.to_cpu(values.array).ravel(),
+                backend.to_cpu(bootstrap_values.array).ravel())
+
     def _dataset(self, last_next_x: Any) -> tuple[Any, Any, numpy.ndarray, numpy.ndarray,
                                                    numpy.ndarray, numpy.ndarray]:
         """``(inputs, actions, log-probabilities, values, advantages, value targets)`` of the
@@ -223,13 +236,8 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
         actions = concat_batches(rollout.actions)
         bootstrap_x = concat_batches([p[1] for p in rollout.truncated] + [last_next_x])
         n_truncated = sum(len(p[0]) for p in rollout.truncated)
-        with kusari.no_backprop_mode(), kusari.using_config("train", False):
-            distrib, values = self._policy_and_value(x, steps * n_envs)
-            log_probs = backend.to_cpu(distrib.log_prob(actions).array)
-            entropy = backend.to_cpu(distrib.entropy.array)
-            _, bootstrap_values = self._policy_and_value(bootstrap_x, n_truncated + n_envs)
-        values = backend.to_cpu(values.array).ravel()
-        bootstrap_values = backend.to_cpu(bootstrap_values.array).ravel()
+        log_probs, entropy, values, bootstrap_values = self._rollout_outputs(
+            x, actions, bootstrap_x, n_truncated + n_envs)
 
         next_values = numpy.empty_like(values)
         next_values[:-n_envs] = values[n_envs:]

@@ -28,18 +28,18 @@ from kusari.rl.agents._common import (
     require_positive_int,
     store_transition,
 )
-from kusari.rl.nn.recurrent import is_recurrent
 from kusari.rl.replay_buffer import ReplayUpdater, batch_experiences
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer
 from kusari.rl.replay_buffers.recurrent_batch import batch_recurrent_experiences
 from kusari.rl.utils.batch_states import batch_states as default_batch_states
 from kusari.rl.utils.copy_param import synchronize_parameters
 from kusari.rl.utils.recurrent import (
+    check_recurrence,
     detach_recurrent_state,
     forward,
     get_recurrent_state_at,
-    mask_recurrent_state_at,
     one_step_forward,
+    restart_ended_episodes,
 )
 
 Q_RECORD_LEN = 1000  # PFRL averages the last 1000 Q-values and the last 100 losses
@@ -243,13 +243,7 @@ class DQN(AttributeSavingMixin, BatchAgent):
     def _check_recurrence(self, q_function, recurrent: bool) -> None:
         """Refuse a feed-forward q_function with recurrent=True and a recurrent one without it."""
         name = type(self).__name__
-        if recurrent and not is_recurrent(q_function):
-            raise ValueError(f"{name}: recurrent=True needs a recurrent q_function (a "
-                             "kusari.rl.nn.RecurrentSequential or another kusari.rl.nn.Recurrent), "
-                             f"got the feed-forward {type(q_function).__name__}")
-        if not recurrent and is_recurrent(q_function):
-            raise ValueError(f"{name}: the q_function {type(q_function).__name__} is recurrent; "
-                             "pass recurrent=True (and an EpisodicReplayBuffer) to train it")
+        check_recurrence(name, "q_function", q_function, recurrent, " (and an EpisodicReplayBuffer)")
         if recurrent and (type(self)._loss_and_gradients is not DQN._loss_and_gradients
                           or type(self).update is not DQN.update):
             raise NotImplementedError(f"{name}: recurrent=True is not supported by this agent's "
@@ -369,8 +363,8 @@ class DQN(AttributeSavingMixin, BatchAgent):
         """
         if not self.training:
             if self.recurrent:
-                self.test_recurrent_states = _restart_ended(self.test_recurrent_states,
-                                                            batch_done, batch_reset)
+                self.test_recurrent_states = restart_ended_episodes(self.test_recurrent_states,
+                                                                    batch_done, batch_reset)
             return
         check_step(f"{type(self).__name__}.batch_observe", batch_obs, batch_reward, batch_done,
                    batch_reset)
@@ -390,8 +384,8 @@ class DQN(AttributeSavingMixin, BatchAgent):
             self.replay_updater.update_if_necessary(self.t)
         if self.recurrent:
             self.train_prev_recurrent_states = None
-            self.train_recurrent_states = _restart_ended(self.train_recurrent_states, batch_done,
-                                                         batch_reset)
+            self.train_recurrent_states = restart_ended_episodes(self.train_recurrent_states,
+                                                                 batch_done, batch_reset)
 
     def sync_target_network(self) -> None:
         """Make the target network follow the model (``target_update_method``)."""
@@ -489,8 +483,3 @@ def _host_state_at(recurrent_state, i: int):
     """Environment ``i``'s entry of a recurrent state, as host arrays (to store in a replay buffer)."""
     return backend.to_cpu(get_recurrent_state_at(recurrent_state, i, detach=True))
 
-
-def _restart_ended(recurrent_state, batch_done, batch_reset):
-    """The state with the environments whose episode ended set to zeros."""
-    ended = [i for i, (done, reset) in enumerate(zip(batch_done, batch_reset)) if done or reset]
-    return mask_recurrent_state_at(recurrent_state, ended) if ended else recurrent_state

@@ -15,11 +15,13 @@ from kusari.rl.agents._common import (
     require_positive_int,
     split_policy_and_value,
 )
-from kusari.rl.agents._on_policy import OnPolicyAgent, minibatch_indices, standardize, take_rows
+from kusari.rl.agents._on_policy import OnPolicyAgent, standardize
 from kusari.rl.agents._on_policy import generalized_advantages  # noqa: F401 (PPO's GAE, imported from here)
+from kusari.rl.agents._recurrent_on_policy import RecurrentRollouts
 from kusari.rl.utils import batch_states as default_batch_states
+from kusari.rl.utils.recurrent import check_recurrence, forward
 
-class PPO(OnPolicyAgent):
+class PPO(RecurrentRollouts, OnPolicyAgent):
     """Proximal Policy Optimization with a clipped surrogate objective and GAE(lambda).
 
     The model maps a batch of observations to ``(action distribution, value)`` with the value of
@@ -49,8 +51,15 @@ class PPO(OnPolicyAgent):
     standardize_advantages : bool
     batch_states : callable
         ``batch_states(observations, device, phi)`` -> model input.
-    recurrent, max_recurrent_sequence_len
-        Recurrent models are not supported: ``recurrent=True`` raises NotImplementedError.
+    recurrent : bool
+        True for a recurrent model (:func:`kusari.rl.nn.is_recurrent`, e.g. a
+        ``kusari.rl.nn.RecurrentSequential`` ending in a ``Branched`` policy/value head), and
+        only then: each environment's recurrent state is kept while acting and restarts at
+        episode ends; updates run the rollout's sequences from the states they had when acting
+        (see ``kusari.rl.agents._recurrent_on_policy.RecurrentRollouts``).
+    max_recurrent_sequence_len : int or None
+        Longest sequence of an update (an episode is cut into pieces); None: whole episodes
+        within the rollout.
     act_deterministically : bool
         In eval mode, take the most probable action instead of sampling.
     max_grad_norm : float or None
@@ -76,9 +85,9 @@ class PPO(OnPolicyAgent):
                  act_deterministically: bool = False, max_grad_norm: float | None = None,
                  value_stats_window: int = 1000, entropy_stats_window: int = 1000,
                  value_loss_stats_window: int = 100, policy_loss_stats_window: int = 100):
-        if recurrent:
-            raise NotImplementedError("PPO: recurrent=True is not supported (kusari.rl has no "
-                                      "recurrent models yet)")
+        check_recurrence("PPO", "model", model, recurrent)
+        if max_recurrent_sequence_len is not None:
+            require_positive_int("PPO", "max_recurrent_sequence_len", max_recurrent_sequence_len)
         require("PPO", "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
         require("PPO", "lambd", lambd, 0 <= lambd <= 1, "in [0, 1]")
         for name, value in (("update_interval", update_interval),
@@ -114,6 +123,7 @@ class PPO(OnPolicyAgent):
         self.policy_loss_record = collections.deque(maxlen=policy_loss_stats_window)
         self.n_updates = 0
         self._init_rollouts(value_stats_window, entropy_stats_window)
+        self._init_recurrent_rollouts()
 
     def _update(self, last_next_x: Any) -> None:
         """Train on the collected rollout; ``last_next_x`` is the model input of the observations
@@ -124,16 +134,16 @@ class PPO(OnPolicyAgent):
         xp = numpy if self.device is None else self.device.xp
         advantages, log_probs, values, value_targets = (
             xp.asarray(a) for a in (advantages, log_probs, values, value_targets))
-        for index in minibatch_indices(len(values), self.minibatch_size, self.epochs):
+        for index in self._minibatches(len(values)):
             if xp is not numpy:
                 index = xp.asarray(index)
-            self._update_minibatch(take_rows(x, index), actions[index], advantages[index],
-                                   log_probs[index], values[index, None],
+            self._update_minibatch(self._minibatch_input(x, index), actions[index],
+                                   advantages[index], log_probs[index], values[index, None],
                                    value_targets[index, None])
 
     def _update_minibatch(self, x, actions, advantages, log_probs_old, values_old,
                           value_targets) -> None:
-        distrib, values = split_policy_and_value("PPO", self.model(x), len(actions))
+        distrib, values = split_policy_and_value("PPO", forward(self.model, x), len(actions))
         loss = self._lossfun(distrib.entropy, values, distrib.log_prob(actions), values_old,
                              log_probs_old, advantages, value_targets)
         self.model.cleargrads()

@@ -28,6 +28,23 @@ def _check_recurrent(who: str, link: Any) -> None:
                         "kusari.rl.nn.Recurrent (e.g. RecurrentSequential) or an NStep* link")
 
 
+def check_recurrence(who: str, name: str, link: Any, recurrent: bool, hint: str = "") -> None:
+    """Refuse a feed-forward ``link`` with ``recurrent=True`` and a recurrent one without it.
+
+    Parameters
+    ----------
+    who : the agent's name; name : the link's argument name
+    hint : what else ``recurrent=True`` needs, added to the second message
+    """
+    if recurrent and not is_recurrent(link):
+        raise ValueError(f"{who}: recurrent=True needs a recurrent {name} (a "
+                         "kusari.rl.nn.RecurrentSequential or another kusari.rl.nn.Recurrent), got "
+                         f"the feed-forward {type(link).__name__}")
+    if not recurrent and is_recurrent(link):
+        raise ValueError(f"{who}: the {name} {type(link).__name__} is recurrent; pass "
+                         f"recurrent=True{hint} to train it")
+
+
 def one_step_forward(rnn: Any, batch_input, recurrent_state: RecurrentState
                      ) -> tuple[Any, RecurrentState]:
     """One step of B sequences at once.
@@ -113,6 +130,13 @@ def mask_recurrent_state_at(recurrent_state: RecurrentState, indices) -> Recurre
         keep[:, indices] = 0
         return leaf * xp.asarray(keep)  # a product, so that a Variable keeps the others' graph
     return _map_state(mask, recurrent_state)
+
+
+def restart_ended_episodes(recurrent_state: RecurrentState, batch_done: Sequence[bool],
+                           batch_reset: Sequence[bool]) -> RecurrentState:
+    """The state with the entries whose episode ended (done or reset) set to zeros."""
+    ended = [i for i, (done, reset) in enumerate(zip(batch_done, batch_reset)) if done or reset]
+    return mask_recurrent_state_at(recurrent_state, ended) if ended else recurrent_state
 
 
 def concatenate_recurrent_states(split_recurrent_states: Sequence[RecurrentState]) -> RecurrentState:

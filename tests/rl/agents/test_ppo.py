@@ -319,9 +319,9 @@ def test_bad_hyperparameters_are_refused(kwargs, match):
         PPO(model, optimizers.Adam().setup(model), **kwargs)
 
 
-def test_recurrent_is_not_implemented():
+def test_recurrent_needs_a_recurrent_model():  # recurrent training: test_ppo_recurrent.py
     model = discrete_model()
-    with pytest.raises(NotImplementedError, match="PPO: recurrent"):
+    with pytest.raises(ValueError, match="PPO: recurrent=True needs a recurrent model"):
         PPO(model, optimizers.Adam().setup(model), recurrent=True)
 
 
