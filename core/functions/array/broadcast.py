@@ -2,6 +2,7 @@
 from kusari.function_node import FunctionNode
 from kusari.variable import as_variable
 from kusari import backend
+from kusari.utils.type_check import InvalidType
 
 
 class BroadcastTo(FunctionNode):
@@ -14,7 +15,7 @@ class BroadcastTo(FunctionNode):
         try:
             return xp.broadcast_to(x, self._shape),
         except ValueError:
-            raise ValueError(f"broadcast_to: shape {x.shape} cannot be broadcast to {self._shape}") from None
+            raise InvalidType(None, None, f"broadcast_to: shape {x.shape} cannot be broadcast to {self._shape}") from None
 
     def backward(self, indexes, grad_outputs):
         from kusari.functions.array.sum_to import sum_to
@@ -32,12 +33,12 @@ def broadcast_to(x, shape):
 def broadcast(*args):
     """Broadcast every input to their common shape; returns one Variable per input (or the one)."""
     if not args:
-        raise ValueError("broadcast: needs at least one input")
+        raise InvalidType(None, None, "broadcast: needs at least one input")
     xp = backend.get_array_module(*args)
     shapes = [a.shape for a in args]
     try:
         shape = xp.broadcast_shapes(*shapes)
     except ValueError:
-        raise ValueError(f"broadcast: shapes {shapes} are not broadcastable") from None
+        raise InvalidType(None, None, f"broadcast: shapes {shapes} are not broadcastable") from None
     out = tuple(broadcast_to(a, shape) for a in args)
     return out[0] if len(out) == 1 else out

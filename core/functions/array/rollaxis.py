@@ -1,5 +1,6 @@
 """rollaxis: roll one axis backwards to a given position."""
 from kusari.functions.array.transpose import transpose
+from kusari.utils.type_check import InvalidType
 
 
 def rollaxis(x, axis, start=0):
@@ -9,10 +10,10 @@ def rollaxis(x, axis, start=0):
     """
     ndim = len(x.shape)
     if not -ndim <= axis < ndim:
-        raise ValueError(f"rollaxis: axis={axis} is out of bounds for x with {ndim} dimensions")
+        raise InvalidType(None, None, f"rollaxis: axis={axis} is out of bounds for x with {ndim} dimensions")
     if not -ndim <= start <= ndim:
-        raise ValueError(f"rollaxis: start={start} must lie in [{-ndim}, {ndim}] "
-                         f"for x with {ndim} dimensions")
+        raise InvalidType(None, None, f"rollaxis: start={start} must lie in [{-ndim}, {ndim}] "
+                                      f"for x with {ndim} dimensions")
     axis %= ndim
     if start < 0:
         start += ndim

@@ -9,6 +9,7 @@ of its call overhead on small ones (NumPy's matmul goes through the generalized 
 from kusari import onednn, utils
 from kusari.function_node import FunctionNode
 from kusari.onednn import gemm as onednn_gemm
+from kusari.utils.type_check import InvalidType
 
 
 def _large_product(a, b, transpose_a=False, transpose_b=False, bias=None):
@@ -49,17 +50,17 @@ def _check_inputs(x, W, b, k):
     utils.check_same_dtype("linear", x=x, W=W, b=b)
     utils.check_ndim("linear", "W", W, 2)
     if x.ndim <= k:
-        raise ValueError(f"linear: x must have more than n_batch_axes={k} axes, got "
-                         f"x.shape={tuple(x.shape)}")
+        raise InvalidType(None, None, f"linear: x must have more than n_batch_axes={k} axes, got "
+                                      f"x.shape={tuple(x.shape)}")
     n_in = utils.size_of_shape(x.shape[k:])
     if n_in != W.shape[1]:
         where = f"x.shape[{k}]={n_in}" if x.ndim == k + 1 else \
             f"x.shape[{k}:]={tuple(x.shape[k:])} ({n_in} features)"
-        raise ValueError(f"linear: {where} does not match W.shape[1]={W.shape[1]} "
-                         f"(x.shape={tuple(x.shape)}, W.shape={tuple(W.shape)})")
+        raise InvalidType(None, None, f"linear: {where} does not match W.shape[1]={W.shape[1]} "
+                                      f"(x.shape={tuple(x.shape)}, W.shape={tuple(W.shape)})")
     if b is not None and tuple(b.shape) != (W.shape[0],):
-        raise ValueError(f"linear: b must have shape ({W.shape[0]},), got b.shape={tuple(b.shape)} "
-                         f"(W.shape={tuple(W.shape)})")
+        raise InvalidType(None, None, f"linear: b must have shape ({W.shape[0]},), got b.shape={tuple(b.shape)} "
+                                      f"(W.shape={tuple(W.shape)})")
 
 
 class LinearFunction(FunctionNode):

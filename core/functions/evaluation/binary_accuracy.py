@@ -3,6 +3,7 @@ from kusari import utils
 from kusari.functions.evaluation.accuracy import _ratio
 from kusari.functions.util.non_differentiable import non_differentiable
 from kusari.variable import as_array
+from kusari.utils.type_check import InvalidType
 
 
 def binary_accuracy(y, t):
@@ -15,10 +16,10 @@ def binary_accuracy(y, t):
     t = as_array(t)
     utils.check_float("binary_accuracy", "y", y)
     if t.dtype.kind not in "iu":
-        raise TypeError(f"binary_accuracy: t must be an integer array of labels, got dtype {t.dtype} "
-                        f"(t.shape={t.shape})")
+        raise InvalidType(None, None, f"binary_accuracy: t must be an integer array of labels, got dtype {t.dtype} "
+                                      f"(t.shape={t.shape})")
     if y.shape != t.shape:
-        raise ValueError(f"binary_accuracy: y.shape={y.shape} does not match t.shape={t.shape}")
+        raise InvalidType(None, None, f"binary_accuracy: y.shape={y.shape} does not match t.shape={t.shape}")
     return non_differentiable("BinaryAccuracy", _binary_accuracy, y, t)[0]
 
 

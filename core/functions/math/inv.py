@@ -4,6 +4,7 @@ import numpy
 from kusari import backend, utils
 from kusari.function_node import FunctionNode
 from kusari.functions.math.matmul import matmul
+from kusari.utils.type_check import InvalidType
 
 
 def check_square(fname, a, ndim):
@@ -11,7 +12,7 @@ def check_square(fname, a, ndim):
     utils.check_float(fname, "a", a)
     utils.check_ndim(fname, "a", a, ndim)
     if a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"{fname}: a must hold square matrices, got shape {a.shape}")
+        raise InvalidType(None, None, f"{fname}: a must hold square matrices, got shape {a.shape}")
 
 
 def linalg_operand(a):

@@ -3,22 +3,23 @@ from kusari import backend, utils
 from kusari.function_node import FunctionNode
 from kusari.functions.noise.dropout import check_ratio
 from kusari.variable import as_array
+from kusari.utils.type_check import InvalidType
 
 _NAME = "simplified_dropconnect"
 
 
 def _check_shapes(x, W, b):
     if x.ndim < 2:
-        raise ValueError(f"{_NAME}: x must have at least 2 dimensions (batch, features...), "
-                         f"got x.shape={x.shape}")
+        raise InvalidType(None, None, f"{_NAME}: x must have at least 2 dimensions (batch, features...), "
+                                      f"got x.shape={x.shape}")
     utils.check_ndim(_NAME, "W", W, 2)
     n_in = utils.size_of_shape(x.shape[1:])
     if n_in != W.shape[1]:
-        raise ValueError(f"{_NAME}: x has {n_in} features per sample (x.shape={x.shape}) but "
-                         f"W.shape[1]={W.shape[1]} (W.shape={W.shape})")
+        raise InvalidType(None, None, f"{_NAME}: x has {n_in} features per sample (x.shape={x.shape}) but "
+                                      f"W.shape[1]={W.shape[1]} (W.shape={W.shape})")
     if b is not None and (b.ndim != 1 or b.shape[0] != W.shape[0]):
-        raise ValueError(f"{_NAME}: b.shape={b.shape} must be ({W.shape[0]},) to match "
-                         f"W.shape={W.shape}")
+        raise InvalidType(None, None, f"{_NAME}: b.shape={b.shape} must be ({W.shape[0]},) to match "
+                                      f"W.shape={W.shape}")
 
 
 class SimplifiedDropconnect(FunctionNode):
@@ -66,9 +67,9 @@ class SimplifiedDropconnect(FunctionNode):
                 return None
             self._mask = xp.random.random_sample(mask_shape) >= self.ratio
         elif self._mask.shape != mask_shape:
-            raise ValueError(f"{_NAME}: mask.shape={self._mask.shape} must be {mask_shape} "
-                             f"(use_batchwise_mask={self.use_batchwise_mask}, x.shape={x.shape}, "
-                             f"W.shape={W.shape})")
+            raise InvalidType(None, None, f"{_NAME}: mask.shape={self._mask.shape} must be {mask_shape} "
+                                          f"(use_batchwise_mask={self.use_batchwise_mask}, x.shape={x.shape}, "
+                                          f"W.shape={W.shape})")
         return self._mask.astype(x.dtype) * x.dtype.type(1.0 / (1.0 - self.ratio))
 
     def backward(self, indexes, grad_outputs):
