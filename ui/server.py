@@ -7,6 +7,7 @@ address) are served, so a web page on another origin cannot reach the API throug
 import json
 import os
 import re
+import stat
 import threading
 import warnings
 
@@ -17,11 +18,12 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from kusari.ui import commands as _commands
+from kusari.ui import assets as _assets
 from kusari.ui import crawler, store
 
 # the curves one series request may ask for: a chart of more is unreadable anyway
@@ -30,6 +32,8 @@ _SNAPSHOT = re.compile(r"snapshot_iter_(\d+)")
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 # the page loads only its own files (the vendored libraries included): no inline script, no CDN
 _PAGE_HEADERS = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff"}
+# a run's image is shown, never run: nothing it might embed may load or execute
+_ASSET_HEADERS = {"Content-Security-Policy": "default-src 'none'", "X-Content-Type-Options": "nosniff"}
 
 
 class _HTTPError(Exception):
@@ -192,7 +196,7 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
 
     def endpoint(work):
         """An async endpoint that runs ``work(session, request, body)`` in the thread pool (the store is
-        synchronous) and turns an _HTTPError into a JSON error."""
+        synchronous): its dict is sent as JSON, a Response as it is, an _HTTPError as a JSON error."""
         async def handle(request):
             try:
                 body = await _json_body(request) if request.method == "POST" else None
@@ -200,7 +204,7 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
                     payload = await run_in_threadpool(work, session, request, body)
             except _HTTPError as e:
                 return JSONResponse(e.payload, status_code=e.status)
-            return JSONResponse(payload)
+            return payload if isinstance(payload, Response) else JSONResponse(payload)
         return handle
 
     def list_projects(session, request, body):
@@ -302,6 +306,29 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
         _commands.append_request(result.path_name, name, command_body, token)
         return {"commands": _commands.history(result.path_name)}
 
+    def get_assets(session, request, body):
+        p = request.path_params
+        result = result_of(session, p["project_id"], p["result_id"])
+        with crawl_lock:   # two listings at once would register a new image twice
+            files = _assets.collect(session, result)
+        return {"assets": _assets.serialize(p["project_id"], result.id, files)}
+
+    def get_asset(session, request, body):
+        p = request.path_params
+        result = result_of(session, p["project_id"], p["result_id"])
+        asset = session.get(store.AssetFile, p["content_id"])
+        if asset is None or asset.result_id != result.id:
+            raise _HTTPError(404, f"no asset {p['content_id']} in result {result.id}", asset=None)
+        path = os.path.join(result.path_name, asset.name)
+        try:
+            regular = stat.S_ISREG(os.lstat(path).st_mode)
+        except FileNotFoundError:
+            regular = False
+        if not regular:
+            raise _HTTPError(404, f"asset {asset.id}: {path} is gone (or is no longer a regular file)", asset=None)
+        return FileResponse(path, media_type=_assets.MEDIA_TYPES[os.path.splitext(asset.name)[1].lower()],
+                            filename=asset.name, content_disposition_type="inline", headers=_ASSET_HEADERS)
+
     async def page(request):
         return FileResponse(os.path.join(STATIC, "index.html"), headers=_PAGE_HEADERS)
 
@@ -320,6 +347,8 @@ def create_app(db_url: str | None = None, host: str = "127.0.0.1", allowed_hosts
         Route(base + "/{project_id:int}/series", endpoint(get_series), methods=["GET"]),
         Route(run + "/commands", endpoint(get_commands), methods=["GET"]),
         Route(run + "/commands", endpoint(post_command), methods=["POST"]),
+        Route(run + "/assets", endpoint(get_assets), methods=["GET"]),
+        Route(run + "/assets/{content_id:int}", endpoint(get_asset), methods=["GET"]),
     ]
     hosts = [host, *allowed_hosts]
     if host in ("127.0.0.1", "::1", "localhost"):

@@ -50,6 +50,7 @@ class Result(Base):
     log_error = sa.Column(sa.Text)            # why the log file could not be read at the last crawl
     project = orm.relationship("Project", back_populates="results")
     log = orm.relationship("RunLog", uselist=False, cascade="all, delete-orphan")
+    asset_files = orm.relationship("AssetFile", cascade="all, delete-orphan", order_by="AssetFile.id")
 
     def entries(self) -> list[dict]:
         """The run's log entries as read at the last crawl (``[]`` before any)."""
@@ -88,6 +89,17 @@ class RunLog(Base):
     result_id = sa.Column(sa.Integer, sa.ForeignKey("result.id"), primary_key=True)
     columns = sa.Column(sa.LargeBinary)
     entries = orm.deferred(sa.Column(sa.Text, nullable=False))
+
+
+class AssetFile(Base):
+    """An image file of a run (``plot.png`` from PlotReport, ``detection_iter=100_idx=0.jpg`` from
+    DetectionVisReport, ...), registered when the run's assets are first listed, so that its id (the
+    ``.../assets/<id>`` of ChainerUI's API) stays the same while the run writes more files."""
+    __tablename__ = "asset_file"
+    __table_args__ = (sa.UniqueConstraint("result_id", "name"),)
+    id = sa.Column(sa.Integer, primary_key=True)
+    result_id = sa.Column(sa.Integer, sa.ForeignKey("result.id"), nullable=False, index=True)
+    name = sa.Column(sa.String(512), nullable=False)   # a file name in the run folder, no folder part
 
 
 def default_url() -> str:

@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import orm
 
-from kusari.ui import cli, crawler, save_args, store
+from kusari.ui import assets, cli, crawler, save_args, store
 
 
 def _write_log(run_dir, entries):
@@ -29,7 +29,7 @@ def test_db_create_then_upgrade_keep_data(tmp_path, capsys):
         (project,) = session.scalars(sa.select(store.Project))
         assert (project.name, project.path_name) == ("mnist", str(tmp_path / "proj"))
     with eng.connect() as connection:
-        assert connection.execute(sa.text("select version_num from alembic_version")).scalar() == "0002"
+        assert connection.execute(sa.text("select version_num from alembic_version")).scalar() == "0003"
 
 
 def test_default_store_is_under_kusari_home(tmp_path, monkeypatch):
@@ -143,3 +143,24 @@ def test_read_log_turns_nan_infinity_and_overflowing_numbers_into_null(tmp_path)
     assert json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in the stored JSON")) == entries
     path.write_text('[{"iteration": 1, "lr": 1e-05}]')
     assert crawler.read_log(str(path)) == ([{"iteration": 1, "lr": 1e-05}], '[{"iteration": 1, "lr": 1e-05}]')
+
+
+def test_0003_adds_the_asset_table_and_its_downgrade_keeps_the_other_rows(db_url, tmp_path):
+    from alembic import command
+    (tmp_path / "proj" / "run").mkdir(parents=True)
+    (tmp_path / "proj" / "run" / "plot.png").write_bytes(b"\x89PNG")
+    save_args({"lr": 0.1}, str(tmp_path / "proj" / "run"))
+    eng = store.engine(db_url)
+    with orm.Session(eng) as session:
+        project = store.create_project(session, str(tmp_path / "proj"))
+        crawler.crawl_project(session, project)
+        ((asset, _),) = assets.collect(session, project.results[0])
+        assert (asset.id, asset.name) == (1, "plot.png")
+    command.downgrade(store._alembic_config(db_url), "0002")
+    with eng.connect() as connection:
+        assert "asset_file" not in sa.inspect(connection).get_table_names()
+        assert connection.execute(sa.text("select args from result")).scalar() == '{\n    "lr": 0.1\n}'
+    store.upgrade(db_url)
+    with orm.Session(eng) as session:
+        ((asset, _),) = assets.collect(session, session.get(store.Result, 1))   # registered again
+        assert (asset.id, asset.name) == (1, "plot.png")
