@@ -9,6 +9,7 @@ from kusari.function_node import FunctionNode
 from kusari.onednn import layout
 from kusari.utils import argument, conv
 from kusari.variable import Variable
+from kusari.utils.type_check import InvalidType
 
 _DETERMINISTIC = ("the deterministic argument is not supported anymore; use "
                   "kusari.using_config('cudnn_deterministic', value)")
@@ -24,11 +25,11 @@ def check_conv_inputs(fname, nd, x, W, b, bias_size):
     utils.check_float(fname, "W", W)
     utils.check_same_dtype(fname, x=x, W=W, b=b)
     if x.ndim != nd + 2 or W.ndim != nd + 2:
-        raise ValueError(f"{fname}: x and W must both be {nd + 2}-dimensional (N, C, spatial...) and "
-                         f"(C_out, C_in, kernel...), got x.shape={_shape(x)}, W.shape={_shape(W)}")
+        raise InvalidType(None, None, f"{fname}: x and W must both be {nd + 2}-dimensional (N, C, spatial...) and "
+                                      f"(C_out, C_in, kernel...), got x.shape={_shape(x)}, W.shape={_shape(W)}")
     if b is not None and _shape(b) != (bias_size,):
-        raise ValueError(f"{fname}: b must have shape ({bias_size},), got b.shape={_shape(b)} "
-                         f"(W.shape={_shape(W)})")
+        raise InvalidType(None, None, f"{fname}: b must have shape ({bias_size},), got b.shape={_shape(b)} "
+                                      f"(W.shape={_shape(W)})")
 
 
 def conv_params(fname, nd, stride, pad, dilate, groups):
@@ -101,17 +102,17 @@ class Convolution(FunctionNode):
         check_conv_inputs(fname, self._nd, x, W, b, W.shape[0])
         if x.shape[1] != W.shape[1] * g:
             grouped = f", groups={g}" if g != 1 else ""
-            raise ValueError(f"{fname}: x has {x.shape[1]} channels but W expects {W.shape[1] * g} "
-                             f"(x.shape={_shape(x)}, W.shape={_shape(W)}{grouped})")
+            raise InvalidType(None, None, f"{fname}: x has {x.shape[1]} channels but W expects {W.shape[1] * g} "
+                                          f"(x.shape={_shape(x)}, W.shape={_shape(W)}{grouped})")
         if W.shape[0] % g:
-            raise ValueError(f"{fname}: W.shape[0]={W.shape[0]} output channels are not divisible by "
-                             f"groups={g}")
+            raise InvalidType(None, None, f"{fname}: W.shape[0]={W.shape[0]} output channels are not divisible by "
+                                          f"groups={g}")
         outs = [conv.get_conv_outsize(x.shape[2 + i], W.shape[2 + i], self.stride[i], self.pad[i],
                                       self.cover_all[i], self.dilate[i]) for i in range(self._nd)]
         if min(outs) <= 0:
-            raise ValueError(f"{fname}: the kernel does not fit the input: output size would be "
-                             f"{tuple(outs)} (x.shape={_shape(x)}, W.shape={_shape(W)}, "
-                             f"pad={self.pad}, dilate={self.dilate})")
+            raise InvalidType(None, None, f"{fname}: the kernel does not fit the input: output size would be "
+                                          f"{tuple(outs)} (x.shape={_shape(x)}, W.shape={_shape(W)}, "
+                                          f"pad={self.pad}, dilate={self.dilate})")
         self.retain_inputs((0, 1))
         return conv.conv_forward(x, W, self.stride, self.pad, self.cover_all, self.dilate, g, b),
 

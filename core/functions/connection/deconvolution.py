@@ -9,6 +9,7 @@ from kusari.functions.connection.convolution import (ConvolutionWeightGrad, add_
                                                      check_conv_inputs, conv_params, convolution_nd,
                                                      spatial_ndim)
 from kusari.utils import argument, conv
+from kusari.utils.type_check import InvalidType
 
 
 class Deconvolution(FunctionNode):
@@ -28,16 +29,16 @@ class Deconvolution(FunctionNode):
         if self.outsize is None:
             outs = tuple(conv.get_deconv_outsize(ins[i], ks[i], s[i], p[i], d=d[i]) for i in range(nd))
             if min(outs) <= 0:
-                raise ValueError(f"{fname}: the output size would be {outs} (x.shape={tuple(x.shape)}, "
-                                 f"W.shape={tuple(W.shape)}, stride={s}, pad={p}); lower pad")
+                raise InvalidType(None, None, f"{fname}: the output size would be {outs} (x.shape={tuple(x.shape)}, "
+                                              f"W.shape={tuple(W.shape)}, stride={s}, pad={p}); lower pad")
             return outs, (False,) * nd
         outs = self.outsize
         lo = tuple(conv.get_conv_outsize(outs[i], ks[i], s[i], p[i], False, d[i]) for i in range(nd))
         hi = tuple(conv.get_conv_outsize(outs[i], ks[i], s[i], p[i], True, d[i]) for i in range(nd))
         if not all(lo[i] <= ins[i] <= hi[i] for i in range(nd)):
-            raise ValueError(f"{fname}: outsize={outs} does not match x.shape[2:]={tuple(ins)}: a "
-                             f"convolution of that size with W.shape={tuple(W.shape)}, stride={s}, "
-                             f"pad={p}, dilate={d} gives {lo}")
+            raise InvalidType(None, None, f"{fname}: outsize={outs} does not match x.shape[2:]={tuple(ins)}: a "
+                                          f"convolution of that size with W.shape={tuple(W.shape)}, stride={s}, "
+                                          f"pad={p}, dilate={d} gives {lo}")
         # Along an axis where x is one window longer than a plain convolution of outsize gives,
         # the adjoint convolution (our backward) needs cover_all to reproduce x's size.
         return outs, tuple(ins[i] != lo[i] for i in range(nd))
@@ -48,11 +49,11 @@ class Deconvolution(FunctionNode):
         fname, g = self._fname, self.groups
         check_conv_inputs(fname, self._nd, x, W, b, W.shape[1] * g)
         if x.shape[1] != W.shape[0]:
-            raise ValueError(f"{fname}: x has {x.shape[1]} channels but W expects {W.shape[0]} "
-                             f"(x.shape={tuple(x.shape)}, W.shape={tuple(W.shape)})")
+            raise InvalidType(None, None, f"{fname}: x has {x.shape[1]} channels but W expects {W.shape[0]} "
+                                          f"(x.shape={tuple(x.shape)}, W.shape={tuple(W.shape)})")
         if W.shape[0] % g:
-            raise ValueError(f"{fname}: W.shape[0]={W.shape[0]} input channels are not divisible by "
-                             f"groups={g}")
+            raise InvalidType(None, None, f"{fname}: W.shape[0]={W.shape[0]} input channels are not divisible by "
+                                          f"groups={g}")
         outs, self.cover_all = self._output_size(x, W)
         self.retain_inputs((0, 1))
         y = conv.deconv_forward(x, W, self.stride, self.pad, outs, self.dilate, g)
