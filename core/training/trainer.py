@@ -8,7 +8,7 @@ import warnings
 
 from kusari import reporter as reporter_module
 from kusari.training import extension as extension_module
-from kusari.training._numpy_rng import serialize_global_rng
+from kusari.training._global_rng import serialize_global_rng, serialize_python_rng
 from kusari.training.trigger import get_trigger
 
 
@@ -179,8 +179,8 @@ class Trainer:
             self._done = True
 
     def serialize(self, serializer):
-        """Save or load the updater, the stop trigger, the extensions and their triggers, NumPy's global
-        random state and the elapsed time."""
+        """Save or load the updater, the stop trigger, the extensions and their triggers, NumPy's and
+        Python's global random states and the elapsed time."""
         self.updater.serialize(serializer["updater"])
         if hasattr(self.stop_trigger, "serialize"):
             self.stop_trigger.serialize(serializer["stop_trigger"])
@@ -192,6 +192,7 @@ class Trainer:
             if hasattr(entry.trigger, "serialize"):
                 entry.trigger.serialize(trig_ser[name])
         serialize_global_rng(serializer["numpy_random_state"])
+        serialize_python_rng(serializer["python_random_state"])
         elapsed = float(serializer("_snapshot_elapsed_time", self.elapsed_time))
         if serializer.is_loading:
             self._snapshot_elapsed_time = elapsed

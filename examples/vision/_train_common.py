@@ -8,7 +8,7 @@ import numpy
 
 import kusari
 from kusari.dataset import DownloadError
-from kusari.training import Extension, extensions
+from kusari.training import extensions
 
 
 def get_device(gpu: int):
@@ -63,23 +63,6 @@ def seed(value: int) -> None:
     numpy.random.seed(value)
 
 
-class PythonRandomState(Extension):
-    """Keeps Python's ``random`` state in the trainer's snapshots (the Trainer keeps NumPy's), so that a
-    resumed run draws the same flips and crops as an uninterrupted one. Does nothing while training."""
-
-    trigger = 1, "iteration"
-
-    def __call__(self, trainer):
-        pass
-
-    def serialize(self, serializer):
-        version, internal, gauss = random.getstate()
-        internal = numpy.asarray(serializer("internal", numpy.array(internal, dtype=numpy.int64)))
-        has_gauss = bool(serializer("has_gauss", gauss is not None))
-        gauss = float(serializer("gauss", 0.0 if gauss is None else gauss))
-        random.setstate((version, tuple(int(v) for v in internal), gauss if has_gauss else None))
-
-
 def save_npz(path, obj) -> None:
     """``kusari.serializers.save_npz`` without compression, the snapshots' writer: float weights barely
     compress (ResNet-50's trainer state: 188 MB raw, 175 MB zipped) and zlib spends ~20 s of CPU on them."""
@@ -87,9 +70,9 @@ def save_npz(path, obj) -> None:
 
 
 def resume(trainer, path: str | None) -> None:
-    """Keep Python's random state in the snapshots, and load the trainer's snapshot ``path`` (a file
-    ``extensions.snapshot`` wrote), if given. Call it after every other ``trainer.extend``."""
-    trainer.extend(PythonRandomState())
+    """Load the trainer's snapshot ``path`` (a file ``extensions.snapshot`` wrote), if given: with NumPy's
+    and Python's random states, so the flips and crops continue as in an uninterrupted run. Call it
+    after every other ``trainer.extend``."""
     if path:
         if not os.path.isfile(path):
             sys.exit(f"--resume: the snapshot {path} does not exist")

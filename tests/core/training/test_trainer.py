@@ -162,3 +162,29 @@ def test_global_numpy_rng_is_saved_and_restored(make_setup, tmp_path):
     numpy.random.seed(7)
     serializers.NpzDeserializer(state).load(trainer)
     numpy.testing.assert_array_equal(numpy.random.rand(2), reference)
+
+
+def test_global_python_rng_is_saved_and_restored(make_setup, tmp_path):
+    """kusari.vision's random flips and crops draw from Python's random: a resumed run draws what the
+    uninterrupted one would."""
+    import random
+    from kusari import serializers
+    _, _, updater = make_setup()
+    trainer = Trainer(updater, out=str(tmp_path))
+    for gauss_pending in (False, True):
+        random.seed(123)
+        if gauss_pending:
+            random.gauss(0, 1)   # leaves the second normal of the pair cached
+        state = {}
+        serializers.DictionarySerializer(state).save(trainer)
+        expected = [random.random(), random.gauss(0, 1), random.randrange(10**9)]
+        random.seed(0)
+        serializers.NpzDeserializer(state).load(trainer)
+        assert [random.random(), random.gauss(0, 1), random.randrange(10**9)] == expected
+    # a snapshot without the state (as Chainer writes them) loads and leaves the generator alone
+    del state["python_random_state/internal"]
+    random.seed(7)
+    reference = random.random()
+    random.seed(7)
+    serializers.NpzDeserializer(state).load(trainer)
+    assert random.random() == reference
