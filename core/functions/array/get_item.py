@@ -16,6 +16,8 @@ def _normalize_slices(slices):
             s = s.array
         if isinstance(s, list):
             s = numpy.asarray(s)
+            if s.size == 0 and s.dtype.kind == "f":   # an empty list indexes as integers, as in NumPy
+                s = s.astype(numpy.intp)
         if hasattr(s, "dtype") and getattr(s, "ndim", 0) > 0 and s.dtype == bool:
             out.extend(s.nonzero())
             continue

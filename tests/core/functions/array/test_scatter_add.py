@@ -61,3 +61,12 @@ def test_bad_inputs_rejected():
 }))
 class TestScatterAddGPU(TestScatterAdd):
     pass
+
+
+@pytest.mark.parametrize("slices", [[], ([],), (slice(None), [])])
+def test_empty_list_indexes_nothing_as_in_numpy(slices):
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    got = F.get_item(x, slices)
+    assert got.shape == x[slices].shape and got.dtype == x.dtype
+    y = F.scatter_add(x, slices, numpy.ones(x[slices].shape, numpy.float32))
+    numpy.testing.assert_array_equal(y.array, x)   # nothing is added
