@@ -1,6 +1,7 @@
 """kusari.ui's tests: skipped cleanly without the [ui] extra (and httpx2, which Starlette's TestClient needs);
-fixtures for a fresh store, an API client on it, the real server on a loopback port, and a headless
-Chromium driven by Playwright (the browser tests skip, saying why, without playwright or Chromium)."""
+fixtures for a fresh store, an API client on it, the real server on a loopback port, a headless
+Chromium driven by Playwright (the browser tests skip, saying why, without playwright or Chromium),
+and a short training run that writes images."""
 import os
 import socket
 import subprocess
@@ -8,6 +9,7 @@ import sys
 import time
 import urllib.request
 
+import numpy
 import pytest
 
 for _module in ("starlette", "uvicorn", "sqlalchemy", "alembic", "starlette.testclient"):
@@ -104,3 +106,56 @@ def page(chromium):
     page.set_default_timeout(30_000)
     yield page
     context.close()
+
+
+class _FixedDetector:
+    """A detector stand-in for DetectionVisReport: one box per image, the same every time."""
+
+    def predict(self, imgs):
+        n = len(imgs)
+        return ([numpy.array([[4.0, 4.0, 20.0, 24.0]], numpy.float32)] * n, [numpy.array([1], numpy.int32)] * n,
+                [numpy.array([0.9], numpy.float32)] * n)
+
+
+def _train_with_images(out, at=None):
+    """40 iterations of a linear classifier (lr 0.05, batches of 8 from 64 points: 8 iterations an
+    epoch) into ``out``: its ``args``, LogReport and PlotReport (``loss.png``) every 10 iterations,
+    DetectionVisReport's figures of two images every 20, CommandsExtension, and ``at[i](trainer)`` run
+    from inside the loop after iteration ``i``. Returns the trainer, finished."""
+    import kusari.links as L
+    from kusari import iterators, optimizers, training
+    from kusari.training import extensions
+    from kusari.training.triggers import ManualScheduleTrigger
+    from kusari.ui import save_args
+    from kusari.ui.extensions import CommandsExtension
+    from kusari.vision.extensions import DetectionVisReport
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((64, 4)).astype(numpy.float32)
+    model = L.Classifier(L.Linear(4, 2))
+    optimizer = optimizers.SGD(lr=0.05)
+    optimizer.setup(model)
+    updater = training.updaters.StandardUpdater(
+        iterators.SerialIterator(list(zip(x, (x[:, 0] > 0).astype(numpy.int32))), 8), optimizer)
+    trainer = training.Trainer(updater, (40, "iteration"), out=str(out))
+    save_args({"lr": 0.05, "optimizer": "sgd"}, str(out))
+    trainer.extend(CommandsExtension())
+    trainer.extend(extensions.observe_lr(), trigger=(1, "iteration"))
+    trainer.extend(extensions.LogReport(trigger=(10, "iteration")))
+    trainer.extend(extensions.PlotReport(["main/loss"], trigger=(10, "iteration"), filename="loss.png"))
+    images = [(rng.uniform(0, 255, (3, 32, 32)).astype(numpy.float32), numpy.array([[2.0, 2.0, 16.0, 20.0]]),
+               numpy.array([0])) for _ in range(2)]
+    trainer.extend(DetectionVisReport(iterators.SerialIterator(images, 2, repeat=False, shuffle=False),
+                                      _FixedDetector(), label_names=("cat", "dog")), trigger=(20, "iteration"))
+    for iteration, action in (at or {}).items():
+        trainer.extend(training.make_extension(trigger=ManualScheduleTrigger([iteration], "iteration"))(action),
+                       name=f"at_{iteration}")
+    trainer.run()
+    return trainer
+
+
+@pytest.fixture
+def train_with_images():
+    """:func:`_train_with_images` (skips without matplotlib, which draws the images)."""
+    pytest.importorskip("matplotlib", reason="PlotReport and DetectionVisReport need matplotlib")
+    pytest.importorskip("kusari.vision", reason="DetectionVisReport needs pip install 'kusari[vision]'")
+    return _train_with_images

@@ -3,52 +3,16 @@ DetectionVisReport's figures written by a real Trainer, listed by step with ids 
 served with their media type; links, hidden and other files are not served."""
 import os
 
-import numpy
 import pytest
 
-import kusari.links as L
-from kusari import iterators, optimizers, training
-from kusari.training import extensions
 from kusari.ui import assets, save_args
-
-pytest.importorskip("matplotlib", reason="PlotReport and DetectionVisReport need matplotlib")
-
-
-class _FixedDetector:
-    """A detector stand-in for DetectionVisReport: predicts one box per image, the same every time."""
-
-    def predict(self, imgs):
-        n = len(imgs)
-        return ([numpy.array([[4.0, 4.0, 20.0, 24.0]], numpy.float32)] * n, [numpy.array([1], numpy.int32)] * n,
-                [numpy.array([0.9], numpy.float32)] * n)
-
-
-def _train(out):
-    """40 iterations of a linear classifier: the loss plot every 10, two detection figures every 20."""
-    from kusari.vision.extensions import DetectionVisReport
-    rng = numpy.random.default_rng(0)
-    x = rng.standard_normal((32, 4)).astype(numpy.float32)
-    model = L.Classifier(L.Linear(4, 2))
-    optimizer = optimizers.SGD(lr=0.1)
-    optimizer.setup(model)
-    updater = training.updaters.StandardUpdater(
-        iterators.SerialIterator(list(zip(x, (x[:, 0] > 0).astype(numpy.int32))), 8), optimizer)
-    trainer = training.Trainer(updater, (40, "iteration"), out=str(out))
-    save_args({"lr": 0.1}, str(out))
-    trainer.extend(extensions.LogReport(trigger=(10, "iteration")))
-    trainer.extend(extensions.PlotReport(["main/loss"], trigger=(10, "iteration"), filename="loss.png"))
-    images = [(rng.uniform(0, 255, (3, 32, 32)).astype(numpy.float32), numpy.array([[2.0, 2.0, 16.0, 20.0]]),
-               numpy.array([0])) for _ in range(2)]
-    trainer.extend(DetectionVisReport(iterators.SerialIterator(images, 2, repeat=False, shuffle=False),
-                                      _FixedDetector(), label_names=("cat", "dog")), trigger=(20, "iteration"))
-    trainer.run()
 
 
 @pytest.fixture
-def run(api, tmp_path):
+def run(api, tmp_path, train_with_images):
     """A trained run registered as result 1 of project 1; returns its folder."""
     out = tmp_path / "proj" / "run"
-    _train(out)
+    train_with_images(out)
     assert api.post("/api/v1/projects", json={"project": {"path_name": str(tmp_path / "proj")}}).status_code == 200
     return out
 

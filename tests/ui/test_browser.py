@@ -8,6 +8,7 @@ import json
 import os
 import threading
 import time
+import urllib.request
 
 import numpy
 import pytest
@@ -140,3 +141,77 @@ def test_the_page_shows_server_text_as_text_and_flags_an_unreadable_log(db_url, 
     assert warning.inner_text().strip() == "⚠ log unreadable"
     assert "broken/log is not complete JSON" in warning.get_attribute("title")
     assert "skipping the log of run" in ui_server.output()   # and the server went on serving the page
+
+
+def _post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def _rows(page, selector) -> list[list[str]]:
+    return page.locator(selector + " tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+
+
+def test_the_run_page_shows_its_log_images_and_the_trainers_answers(db_url, ui_server, page, tmp_path,
+                                                                       train_with_images):
+    project = tmp_path / "proj"
+    out = project / "trained"
+    save_args({}, str(out))
+    _register(db_url, project)
+    with urllib.request.urlopen(ui_server.url + "/api/v1/projects/1/results", timeout=30) as response:
+        (result,) = json.load(response)["results"]   # the server's first look registers the run
+    commands_url = ui_server.url + f"/api/v1/projects/1/results/{result['id']}/commands"
+    # the commands the page's buttons send, posted to the server from inside the loop while it trains
+    trainer = train_with_images(out, at={
+        15: lambda tr: _post(commands_url, {"name": "adjust_hyperparams", "body": {"hyperparam": {"lr": 0.02}}}),
+        25: lambda tr: _post(commands_url, {"name": "take_sampshot", "body": None})})
+    assert trainer.updater.get_optimizer("main").lr == 0.02
+
+    # the overview charts against the epoch on a log scale, and finds a run that appears meanwhile
+    page.goto(ui_server.url + "/?refresh=0.5")
+    page.wait_for_function("() => state.plot && state.plot.series.length === 2")
+    page.select_option("#xkey", "epoch")
+    page.check("#logscale")
+    page.wait_for_function("() => state.plot.series[0].label === 'epoch' && state.plot.scales.y.distr === 3")
+    with open(out / "log") as f:
+        log = json.load(f)
+    assert page.evaluate("state.plot.data[0]") == [e["epoch"] for e in log] == [1, 2, 3, 5]
+    save_args({"lr": 0.5}, str(project / "late"))
+    expect(page.locator('#runs tr[data-run="late"]')).to_be_visible()
+
+    page.locator('#runs tr[data-run="trained"] a').click()
+    expect(page.locator("#run-name")).to_have_text("trained")
+    assert page.locator("#overview").is_hidden()
+    assert _rows(page, "#run-args") == [["lr", "0.05"], ["optimizer", "sgd"]]
+    # the log, newest first, every key a column
+    expect(page.locator("#run-log tbody tr")).to_have_count(4)
+    keys = page.locator("#run-log th").all_text_contents()
+    assert keys == list(log[0])
+    assert [row[keys.index("iteration")] for row in _rows(page, "#run-log")] == ["40", "30", "20", "10"]
+    # the commands with the Trainer's answers, as it wrote them
+    with open(out / "commands.responses") as f:
+        responses = json.load(f)
+    got = _rows(page, "#run-commands")
+    assert [(r[1], r[4], r[5]) for r in got] == [
+        ("adjust_hyperparams", "SUCCESS", str(responses["0"]["iteration"])),
+        ("take_sampshot", "SUCCESS", str(responses["1"]["iteration"]))]
+    assert json.loads(got[0][6]) == {"hyperparam": {"lr": 0.02}, "previous": {"lr": 0.05}}
+    assert f"snapshot_iter_{responses['1']['iteration']}" in page.locator("#run-path").inner_text()
+    # the images, loaded through the assets API: the plot first, then the detection figures, newest first
+    expect(page.locator("#run-images img")).to_have_count(5)
+    page.wait_for_function("() => [...document.querySelectorAll('#run-images img')].every(i => i.complete && i.naturalWidth > 0)")
+    assert page.locator("#run-images h4").all_text_contents() == ["latest", "iteration 40", "iteration 20"]
+    assert page.locator("#run-images figcaption").all_text_contents() == [
+        "loss.png", "detection_iter=40_idx=0.jpg", "detection_iter=40_idx=1.jpg",
+        "detection_iter=20_idx=0.jpg", "detection_iter=20_idx=1.jpg"]
+    # the page follows the run: a longer log shows at the next refresh
+    (out / "log").write_text(json.dumps(log + [{**log[-1], "iteration": 50}]))
+    expect(page.locator("#run-log tbody tr")).to_have_count(5)
+    assert _rows(page, "#run-log")[0][keys.index("iteration")] == "50"
+
+    page.locator("a", has_text="‹ all runs").click()
+    expect(page.locator('#runs tr[data-run="late"]')).to_be_visible()
+    assert page.locator("#run").is_hidden()

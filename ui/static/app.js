@@ -1,5 +1,5 @@
 // kusari-ui's page: projects, a run table with the arguments as columns (sortable, filterable), a chart
-// of one logged key for the selected runs, and commands. Everything from the server is shown through
+// of one logged key for the selected runs, and commands; run.js draws one run's page (#/projects/P/results/R). Everything from the server is shown through
 // textContent, never parsed as HTML, so a run's name or argument cannot inject markup.
 "use strict";
 
@@ -30,7 +30,7 @@ async function loadProjects() {
   const list = document.getElementById("projects");
   list.replaceChildren(...projects.map((p) => {
     const item = el("li", p.name, { title: p.pathName });
-    item.onclick = () => { state.project = p; state.selected.clear(); refresh(); };
+    item.onclick = () => { state.project = p; state.selected.clear(); location.hash = "#/"; refresh(); };
     if (state.project && state.project.id === p.id) item.className = "selected";
     return item;
   }));
@@ -44,7 +44,7 @@ const lastOf = (r) => r.logs.length ? Object.fromEntries(r.logs.at(-1).logItems.
 // selected runs from the server's reduced series. Timed as the "kusari-refresh" performance measure
 // (until the frame that shows it), which the scale test reads.
 async function refresh() {
-  if (!state.project || state.busy) return;
+  if (!state.project || state.busy || runRoute()) return;
   state.busy = true;
   performance.mark("kusari-refresh-start");
   try {
@@ -103,19 +103,21 @@ function renderTable() {
     };
     const check = el("td"); check.append(box); tr.append(check);
     for (const c of columns.slice(1, -1)) {
-      const td = el("td", value(r, c) ?? "");
+      const td = c === "name" ? el("td") : el("td", value(r, c) ?? "");
+      if (c === "name") td.append(el("a", r.name, { href: `#/projects/${state.project.id}/results/${r.id}` }));
       // a log the server could not read: the run stays listed with what was read before, and says why
       if (c === "name" && r.logError) td.append(el("span", " ⚠ log unreadable", { class: "warning", title: r.logError }));
       tr.append(td);
     }
-    tr.append(commandCell(r));
+    tr.append(commandCell(state.project.id, r));
     return tr;
   }));
 }
 
-function commandCell(r) {
+// The buttons that command run r of project projectId, and the last command's state.
+function commandCell(projectId, r) {
   const td = el("td");
-  const send = (name, body) => api(`/projects/${state.project.id}/results/${r.id}/commands`, {
+  const send = (name, body) => api(`/projects/${projectId}/results/${r.id}/commands`, {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, body }),
   }).then(() => status(`${name} sent to ${r.name}`), (e) => status(e.message));
   const stop = el("button", "stop"); stop.onclick = () => send("stop", null);
@@ -170,5 +172,14 @@ for (const id of ["ykey", "xkey", "logscale", "smooth"]) {
 document.getElementById("filter").oninput = () => { state.page = 0; renderTable(); };
 document.getElementById("prev").onclick = () => { state.page -= 1; renderTable(); };
 document.getElementById("next").onclick = () => { state.page += 1; renderTable(); };
+// the address says which page: #/projects/P/results/R is a run's, anything else the overview
+function route() {
+  const run = runRoute();
+  document.getElementById("overview").hidden = !!run;
+  document.getElementById("run").hidden = !run;
+  return run ? refreshRun(run) : refresh();
+}
+window.onhashchange = route;
+route();          // the overview waits for loadProjects to pick a project
 loadProjects();
-setInterval(refresh, REFRESH_S * 1000);   // charts follow runs while they train
+setInterval(route, REFRESH_S * 1000);   // charts, tables and images follow runs while they train
