@@ -153,13 +153,21 @@ def check_same_shape(fname: str, **arrays) -> None:
 
 
 def normalize_axis(fname: str, axis, ndim: int):
-    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints, validated against ``ndim``
-    (``InvalidType``, a ValueError, when out of bounds or repeated)."""
+    """``axis`` (None, int or tuple of ints) as a sorted tuple of non-negative ints, validated against
+    ``ndim`` (``InvalidType``, a ValueError, when out of bounds or repeated; TypeError for a list or
+    a non-int entry)."""
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
+    if isinstance(axis, (int, numpy.integer)):
+        axes = (axis,)
+    elif isinstance(axis, tuple):
+        axes = axis
+    else:   # as NumPy and Chainer: a list is not an axis
+        raise TypeError(f"{fname}: axis must be None, an int or a tuple of ints, got {axis!r}")
     out = []
     for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, numpy.integer)):
+            raise TypeError(f"{fname}: axis must be None, an int or a tuple of ints, got {axis!r}")
         if not -ndim <= a < ndim:
             _invalid(f"{fname}: axis {a} is out of bounds for an array of dimension {ndim}")
         out.append(int(a) % ndim)

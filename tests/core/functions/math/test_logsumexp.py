@@ -40,3 +40,15 @@ def test_logsumexp_errors():
         F.logsumexp(numpy.ones((0, 2), numpy.float32), axis=0)
     with pytest.raises(TypeError, match="logsumexp: x must be a floating-point array"):
         F.logsumexp(numpy.arange(3))
+
+
+@pytest.mark.parametrize("func", [F.logsumexp, F.sum, F.max])
+def test_axis_must_be_an_int_or_a_tuple_of_ints(func):
+    x = numpy.ones((3, 2, 4), numpy.float32)
+    for axis in ([0], (1, "x"), (True,)):   # as NumPy and Chainer
+        with pytest.raises(TypeError, match="axis must be None, an int or a tuple of ints"):
+            func(x, axis=axis)
+    with pytest.raises(ValueError, match="axis 3 is out of bounds"):
+        func(x, axis=3)
+    with pytest.raises(ValueError, match="duplicate value in axis"):
+        func(x, axis=(1, -2))
