@@ -79,6 +79,10 @@ Rainbow example assembles it, with every noise draw PFRL made (``rainbow_case`` 
 and (seeds 55 and 56, case ``trpo``) ``trpo.npz`` and ``trpo_gaussian.npz``: ``TRPO`` with a softmax
 and a Gaussian policy over three iterations of a recorded rollout (``trpo_run`` lists the contents).
 
+and (seed 57, case ``recurrent_dqn``) ``recurrent_dqn.npz``: ``DQN(recurrent=True)`` with an LSTM,
+driven on two environments, its stored episodes with their recurrent states, and three updates on
+them (``recurrent_dqn_case`` lists the contents).
+
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
 """
@@ -850,6 +854,64 @@ def trpo_cases():
 
 
 CASES["trpo"] = trpo_cases
+
+
+def recurrent_dqn_case():
+    """``recurrent_dqn.npz`` (seed 57): ``DQN(recurrent=True)`` on ``RecurrentSequential(Linear(3, 8),
+    ReLU, LSTM(8, 8), Linear(8, 2), DiscreteActionValueHead())`` with a differing target network,
+    driven through ``batch_act``/``batch_observe`` on two environments for ``obs`` (9, 2, 3),
+    ``reward``, ``done`` and ``reset`` (8, 2) (no update while driving), taking the ``actions`` (8, 2)
+    (epsilon-greedy with epsilon 1 over them).
+    Its ``EpisodicReplayBuffer`` then holds three episodes; ``ep_<k>_<field>`` are episode k's
+    transitions (``recurrent_state_h``/``_c`` and ``next_recurrent_state_h``/``_c`` (T, 1, 8), zeros
+    where PFRL stored None). Then three ``update_from_episodes`` on the episodes ``update_episodes``
+    (3, 3; -1 pads) (SGD lr 0.1, Huber, mean): the parameters after each (``after/...``) and
+    ``losses``."""
+    global rng
+    rng = np.random.RandomState(57)
+    torch.manual_seed(57)
+    q = randomize_biases(pfrl.nn.RecurrentSequential(
+        nn.Linear(OBS, HIDDEN), nn.ReLU(), nn.LSTM(HIDDEN, HIDDEN), nn.Linear(HIDDEN, 2),
+        q_functions.DiscreteActionValueHead()))
+    steps = 8
+    planned = rng.randint(0, 2, (steps, 2))
+    planned_actions = iter(planned.ravel().tolist())
+    agent = agents.DQN(q, sgd(q), replay_buffers.EpisodicReplayBuffer(1000), GAMMA,
+                       explorers.ConstantEpsilonGreedy(1.0, lambda: next(planned_actions)),
+                       replay_start_size=1000, minibatch_size=3, target_update_interval=10000,
+                       clip_delta=True, batch_accumulator="mean", recurrent=True)
+    agent.target_model.load_state_dict(perturbed_state(q))
+    fixture = dict(export("init", q), **export("init_target", agent.target_model))
+    obs = rng.uniform(-1, 1, (steps + 1, 2, OBS)).astype(np.float32)
+    reward = rng.uniform(-1, 1, (steps, 2)).astype(np.float32)
+    done = np.zeros((steps, 2), bool)
+    reset = np.zeros((steps, 2), bool)
+    done[2, 0] = reset[5, 0] = done[6, 1] = True  # stored episodes: env 0's 0-2 and 3-5, env 1's 0-6
+    for t in range(steps):
+        assert list(agent.batch_act(list(obs[t]))) == list(planned[t])
+        agent.batch_observe(list(obs[t + 1]), list(reward[t]), list(done[t]), list(reset[t]))
+    episodes = list(agent.replay_buffer.episodic_memory)
+    assert [len(e) for e in episodes] == [3, 3, 7], [len(e) for e in episodes]
+    for k, episode in enumerate(episodes):
+        for field in ("state", "action", "reward", "next_state", "is_state_terminal"):
+            fixture[f"ep_{k}_{field}"] = np.asarray([t[field] for t in episode])
+        for key in ("recurrent_state", "next_recurrent_state"):
+            for part, index in (("h", 0), ("c", 1)):
+                fixture[f"ep_{k}_{key}_{part}"] = np.stack(
+                    [np.zeros((1, HIDDEN), np.float32) if t[key] is None else t[key][0][index]
+                     for t in episode])
+    update_episodes = [[0, 1, -1], [1, 2, -1], [0, 1, 2]]
+    history = []
+    for chosen in update_episodes:
+        agent.update_from_episodes([episodes[k] for k in chosen if k >= 0])
+        history.append(export("after", agent.model))
+    fixture.update({key: np.stack([h[key] for h in history]) for key in history[0]})
+    np.savez(out + "/recurrent_dqn.npz", **fixture, obs=obs, reward=reward, done=done, reset=reset,
+             actions=planned, update_episodes=np.asarray(update_episodes), gamma=GAMMA,
+             losses=np.asarray(list(agent.loss_record), np.float32))
+
+
+CASES["recurrent_dqn"] = recurrent_dqn_case
 for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
     CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)
