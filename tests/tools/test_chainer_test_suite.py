@@ -33,3 +33,18 @@ def test_report_counts_only_the_tests_that_pass_on_chainer(tmp_path):
     assert "2 tests pass on Chainer; 1 of them pass on kusari (50.0 %)" in text
     assert "[failed] ValueError: bad shape (SHAPE)" in text
     assert (tmp_path / "report.json").exists()
+
+
+def test_failures_are_classified_and_set_aside(tmp_path):
+    names = ("test_a", "test_b", "test_c", "test_d")
+    chainer = _xml(tmp_path / "c.xml", [("m.TestA", n, "") for n in names])
+    kusari = _xml(tmp_path / "k.xml", [
+        ("m.TestA", "test_a", ""),
+        ("m.TestA", "test_b", '<failure message="AssertionError: DeprecationWarning not triggered"/>'),
+        ("m.TestA", "test_c", "<failure message=\"AttributeError: module 'm' has no attribute '_flip'\"/>"),
+        ("m.TestA", "test_d", '<failure message="ValueError: shift: bad (2, 3)"/>')])
+    text = suite.report(tmp_path, suite.outcomes(kusari), suite.outcomes(chainer))
+    assert "4 tests pass on Chainer; 1 of them pass on kusari (25.0 %)" in text
+    assert "Setting aside 1 deliberate differences and 1 private internals: 1 of 2 (50.0 %); 1 gaps." in text
+    assert "[failed] ValueError: shift: bad (SHAPE)" in text
+    assert suite.classify("m.T.test_x", "ValueError: nothing known") == ("gap", None)
