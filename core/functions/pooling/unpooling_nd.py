@@ -27,7 +27,7 @@ def unpooling_geometry(fname, x, nd, ksize, stride, pad, outsize, cover_all):
     if outsize is None:
         outsize = tuple(get_deconv_outsize(d, k, s, p, cover_all)
                         for d, k, s, p in zip(ins, ksize, stride, pad))
-        if min(outsize) <= 0:
+        if min(outsize) < 0:   # a size of 0 is an empty output, as in Chainer
             raise ValueError(f"{fname}: ksize={ksize}, stride={stride}, pad={pad} give an empty output "
                              f"for x.shape[2:]={ins}")
     else:

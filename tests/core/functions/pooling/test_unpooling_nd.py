@@ -3,6 +3,7 @@ import itertools
 import numpy
 import pytest
 
+import kusari
 import kusari.functions as F
 from kusari import testing
 
@@ -86,3 +87,12 @@ def test_empty_output_rejected():
     with pytest.raises(ValueError, match=r"unpooling_1d: ksize=\(1,\), stride=\(1,\), pad=\(2,\) give an "
                                          r"empty output"):
         F.unpooling_1d(numpy.zeros((1, 1, 3), numpy.float32), 1, pad=2)
+
+
+def test_zero_output_size_gives_an_empty_output_and_zero_gradient():
+    x = kusari.Variable(numpy.ones((2, 3, 3, 2), numpy.float32))
+    y = F.unpooling_2d(x, 1, stride=1, pad=1)   # sizes 1*(3-1)+1-2 = 1 and 0
+    assert y.shape == (2, 3, 1, 0)
+    y.grad = numpy.ones(y.shape, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros(x.shape, numpy.float32))
