@@ -81,7 +81,9 @@ and a Gaussian policy over three iterations of a recorded rollout (``trpo_run`` 
 
 and (seed 57, case ``recurrent_dqn``) ``recurrent_dqn.npz``: ``DQN(recurrent=True)`` with an LSTM,
 driven on two environments, its stored episodes with their recurrent states, and three updates on
-them (``recurrent_dqn_case`` lists the contents).
+them (``recurrent_dqn_case`` lists the contents); (seeds 58 and 59, case ``recurrent_ppo``)
+``recurrent_ppo.npz`` and ``recurrent_ppo_cut.npz``: ``PPO(recurrent=True)`` with an LSTM on
+``ppo.npz``'s kind of rollout, whole and cut into sequences of 2 (``recurrent_ppo_run``).
 
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
@@ -912,6 +914,75 @@ def recurrent_dqn_case():
 
 
 CASES["recurrent_dqn"] = recurrent_dqn_case
+
+
+def recurrent_ppo_run(name, max_len):
+    """One recurrent PPO iteration as ``ppo_case`` drives it (2 environments, 6 steps, fixed actions,
+    a truncation and terminations), on ``RecurrentSequential(Linear(3, 8), Tanh, LSTM(8, 8),
+    Branched(Sequential(Linear(8, 2), SoftmaxCategoricalHead()), Linear(8, 1)))``, two epochs of one
+    minibatch, ``max_recurrent_sequence_len=max_len``; the same contents as ``ppo.npz``."""
+    n_envs, steps = 2, 6
+    model = randomize_biases(pfrl.nn.RecurrentSequential(
+        nn.Linear(OBS, HIDDEN), nn.Tanh(), nn.LSTM(HIDDEN, HIDDEN),
+        Branched(nn.Sequential(nn.Linear(HIDDEN, 2), policies.SoftmaxCategoricalHead()),
+                 nn.Linear(HIDDEN, 1))))
+    fixture = export("init", model)
+    agent = agents.PPO(model, sgd(model), gamma=GAMMA, lambd=0.8, update_interval=n_envs * steps,
+                       minibatch_size=n_envs * steps, epochs=2, standardize_advantages=True,
+                       recurrent=True, max_recurrent_sequence_len=max_len)
+    terminated = np.zeros((steps, n_envs), bool)
+    truncated = np.zeros((steps, n_envs), bool)
+    truncated[1, 0] = terminated[4, 0] = terminated[2, 1] = True
+    obs = np.empty((steps, n_envs, OBS), np.float32)
+    next_obs = rng.uniform(-1, 1, (steps, n_envs, OBS)).astype(np.float32)
+    obs[0] = rng.uniform(-1, 1, (n_envs, OBS))
+    for t in range(1, steps):
+        ended = terminated[t - 1] | truncated[t - 1]
+        obs[t] = np.where(ended[:, None], rng.uniform(-1, 1, (n_envs, OBS)), next_obs[t - 1])
+    actions = rng.randint(0, 2, (steps, n_envs))
+    rewards = rng.uniform(-1, 1, (steps, n_envs)).astype(np.float32)
+    dataset = []  # PFRL's transitions with their "adv" and "v_teacher", caught on their way in
+    update = agent._update_recurrent
+    agent._update_recurrent = lambda d: (dataset.extend(t for seq in d for t in seq), update(d))
+    for t in range(steps):
+        agent.batch_act(obs[t])
+        agent.batch_last_action = list(actions[t])  # the fixed action instead of the sampled one
+        agent.batch_observe(next_obs[t], rewards[t], terminated[t], truncated[t])
+    assert agent.n_updates == 2 and len(dataset) == n_envs * steps
+    adv = np.full((steps, n_envs), np.nan, np.float32)
+    v_teacher = np.full((steps, n_envs), np.nan, np.float32)
+    for transition in dataset:
+        t, i = map(int, np.argwhere((obs == transition["state"]).all(axis=2))[0])
+        adv[t, i], v_teacher[t, i] = transition["adv"], transition["v_teacher"]
+    stats = dict(agent.get_statistics())
+    fixture.update(export("after", model), gamma=GAMMA, lambd=0.8, obs=obs, next_obs=next_obs,
+                   actions=actions, rewards=rewards, terminated=terminated, truncated=truncated,
+                   adv=adv, v_teacher=v_teacher, max_len=-1 if max_len is None else max_len,
+                   average_value_loss=stats["average_value_loss"],
+                   average_policy_loss=stats["average_policy_loss"],
+                   explained_variance=stats["explained_variance"])
+    np.savez(out + f"/{name}.npz", **fixture)
+
+
+def recurrent_ppo_cases():
+    """``recurrent_ppo.npz`` (seed 58): whole sequences; ``recurrent_ppo_cut.npz`` (seed 59):
+    ``max_recurrent_sequence_len=2``."""
+    global rng
+    # PFRL 0.4.0's recurrent PPO takes float() of each value, an array of shape (1,), which NumPy 2
+    # refuses; its module gets a float that takes them (the same numbers)
+    ppo_module = sys.modules[agents.PPO.__module__]
+    ppo_module.float = lambda x: float(x.reshape(()) if isinstance(x, np.ndarray) else x)
+    try:
+        for name, seed, max_len in (("recurrent_ppo", 58, None), ("recurrent_ppo_cut", 59, 2)):
+            rng = np.random.RandomState(seed)
+            torch.manual_seed(seed)
+            random.seed(seed)
+            recurrent_ppo_run(name, max_len)
+    finally:
+        del ppo_module.float
+
+
+CASES["recurrent_ppo"] = recurrent_ppo_cases
 for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
     CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)

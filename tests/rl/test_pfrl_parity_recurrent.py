@@ -1,40 +1,53 @@
-"""Recurrent DQN against PFRL 0.4.0 (fixture by tools/make_pfrl_fixture.py --cases recurrent_dqn).
+"""Recurrent DQN and PPO against PFRL 0.4.0 (fixtures by tools/make_pfrl_fixture.py --cases
+recurrent_dqn recurrent_ppo).
 
-PFRL's ``RecurrentSequential(Linear, ReLU, LSTM, Linear, DiscreteActionValueHead)`` is kusari's with
-``NStepLSTM`` for ``torch.nn.LSTM``: torch's ``weight_ih_l0`` (4H, I) stacks the input, forget,
-candidate and output gates, which are ``NStepLSTM``'s ``w0..w3`` (``weight_hh_l0``: ``w4..w7``,
-biases alike). kusari's Sequential numbers only its Links, so torch's layers 0, 2, 3 are kusari's
-0, 1, 2.
+PFRL's ``RecurrentSequential(Linear, activation, LSTM, ...)`` is kusari's with ``NStepLSTM`` for
+``torch.nn.LSTM``: torch's ``weight_ih_l0`` (4H, I) stacks the input, forget, candidate and output
+gates, which are ``NStepLSTM``'s ``w0..w3`` (``weight_hh_l0``: ``w4..w7``, biases alike). kusari's
+Sequential numbers only its Links, so torch's layers 0, 2, 3 are kusari's 0, 1, 2.
 """
 import pathlib
 
+import kusari
 import kusari.functions as F
 import kusari.links as L
 import numpy
 import pytest
 from kusari import optimizers
-from kusari.rl import explorers
+from kusari.rl import explorers, policies
 from kusari.rl.agents.dqn import DQN
-from kusari.rl.nn import RecurrentSequential
+from kusari.rl.agents.ppo import PPO
+from kusari.rl.nn import Branched, RecurrentSequential
 from kusari.rl.q_functions import DiscreteActionValueHead
 from kusari.rl.replay_buffers import EpisodicReplayBuffer
 
-FIXTURE = pathlib.Path(__file__).parent / "fixtures" / "pfrl" / "recurrent_dqn.npz"
+FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "pfrl"
 OBS, HIDDEN = 3, 8
+LAYERS = {"0": "0", "2": "1", "3": "2"}  # torch's layer index -> kusari's (Links only)
+
+
+def load_fixture(name: str) -> dict:
+    path = FIXTURES / f"{name}.npz"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing; write it with tools/make_pfrl_fixture.py")
+    with numpy.load(path) as f:
+        return dict(f)
 
 
 def torch_arrays(fixture: dict, prefix: str) -> dict:
     """kusari parameter name -> PFRL's array, for the parameters under ``prefix``."""
-    def get(name):
-        return fixture[f"{prefix}/{name}"]
-    arrays = {"/0/W": get("0/weight"), "/0/b": get("0/bias"),
-              "/2/W": get("3/weight"), "/2/b": get("3/bias")}
-    for kind, offset in (("ih", 0), ("hh", 4)):
-        weights = numpy.split(get(f"2/weight_{kind}_l0"), 4, axis=-2)
-        biases = numpy.split(get(f"2/bias_{kind}_l0"), 4, axis=-1)
-        for gate in range(4):
-            arrays[f"/1/0/w{offset + gate}"] = weights[gate]
-            arrays[f"/1/0/b{offset + gate}"] = biases[gate]
+    arrays = {}
+    for key, value in fixture.items():
+        if not key.startswith(prefix + "/"):
+            continue
+        layer, *path, leaf = key[len(prefix) + 1:].split("/")
+        name = "/" + "/".join([LAYERS[layer]] + path)
+        if leaf.endswith("_l0"):  # the LSTM: four gates each
+            kind, offset = leaf.split("_")[:2], 0 if "_ih_" in leaf else 4
+            for gate, part in enumerate(numpy.split(value, 4, axis=-2 if kind[0] == "weight" else -1)):
+                arrays[f"{name}/0/{'w' if kind[0] == 'weight' else 'b'}{offset + gate}"] = part
+        else:
+            arrays[f"{name}/{'W' if leaf == 'weight' else 'b'}"] = value
     return arrays
 
 
@@ -47,10 +60,7 @@ def load(link, arrays: dict) -> None:
 
 
 def test_recurrent_dqn_matches_pfrl():
-    if not FIXTURE.is_file():
-        pytest.skip(f"{FIXTURE} is missing; write it with tools/make_pfrl_fixture.py")
-    with numpy.load(FIXTURE) as f:
-        fixture = dict(f)
+    fixture = load_fixture("recurrent_dqn")
     q = RecurrentSequential(L.Linear(OBS, HIDDEN), F.relu, L.NStepLSTM(1, HIDDEN, HIDDEN, 0.0),
                             L.Linear(HIDDEN, 2), DiscreteActionValueHead())
     load(q, torch_arrays(fixture, "init"))
@@ -89,3 +99,43 @@ def test_recurrent_dqn_matches_pfrl():
             numpy.testing.assert_allclose(param.array, after[name], rtol=1e-5, atol=1e-6,
                                           err_msg=f"update {u}: {name}")
     numpy.testing.assert_allclose(list(agent.loss_record), fixture["losses"], rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["recurrent_ppo", "recurrent_ppo_cut"])
+def test_recurrent_ppo_matches_pfrl(name):
+    """GAE from the recurrent values (truncated episodes bootstrapped from the state after their
+    last step) and two epochs on the sequences, whole or cut every 2 steps."""
+    fx = load_fixture(name)
+    steps, n_envs = fx["actions"].shape
+    model = RecurrentSequential(
+        L.Linear(OBS, HIDDEN), F.tanh, L.NStepLSTM(1, HIDDEN, HIDDEN, 0.0),
+        Branched(kusari.Sequential(L.Linear(HIDDEN, 2), policies.SoftmaxCategoricalHead()),
+                 L.Linear(HIDDEN, 1)))
+    load(model, torch_arrays(fx, "init"))
+    max_len = int(fx["max_len"])
+    agent = PPO(model, optimizers.SGD(lr=0.1).setup(model), gamma=float(fx["gamma"]),
+                lambd=float(fx["lambd"]), update_interval=steps * n_envs,
+                minibatch_size=steps * n_envs, epochs=2, standardize_advantages=True,
+                recurrent=True, max_recurrent_sequence_len=None if max_len < 0 else max_len)
+    captured = {}
+    make_dataset = agent._dataset
+    agent._dataset = lambda last_next_x: captured.setdefault("dataset", make_dataset(last_next_x))
+    for t in range(steps):
+        agent.batch_act(fx["obs"][t])
+        x, sampled = agent._pending  # PFRL was given fixed actions in place of its samples
+        agent._pending = (x, fx["actions"][t].astype(sampled.dtype))
+        agent.batch_observe(fx["next_obs"][t], fx["rewards"][t], fx["terminated"][t],
+                            fx["truncated"][t])
+    assert agent.n_updates == 2
+    advantages, value_targets = captured["dataset"][4:]
+    numpy.testing.assert_allclose(advantages.reshape(steps, n_envs), fx["adv"], rtol=1e-5,
+                                  atol=1e-6)
+    numpy.testing.assert_allclose(value_targets.reshape(steps, n_envs), fx["v_teacher"],
+                                  rtol=1e-5, atol=1e-6)
+    after = torch_arrays(fx, "after")
+    for param_name, param in model.namedparams():
+        numpy.testing.assert_allclose(param.array, after[param_name], rtol=1e-5, atol=1e-6,
+                                      err_msg=param_name)
+    stats = dict(agent.get_statistics())
+    for key in ("average_value_loss", "average_policy_loss", "explained_variance"):
+        numpy.testing.assert_allclose(stats[key], fx[key], rtol=1e-4, atol=1e-6, err_msg=key)
