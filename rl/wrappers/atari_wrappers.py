@@ -247,8 +247,12 @@ class WarpFrame(gymnasium.ObservationWrapper):
     def observation(self, frame: numpy.ndarray) -> numpy.ndarray:
         cv2 = self._cv2
         grey = cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY)
-        grey = cv2.resize(grey, (self.width, self.height), interpolation=cv2.INTER_AREA)
-        return grey.reshape(self.observation_space.shape)
+        # resized straight into the frame's array: a reshaped view would keep a second array
+        # object (96 B) alive per frame, 0.1 GB in a buffer of 10**6 frames
+        out = numpy.empty(self.observation_space.shape, numpy.uint8)
+        cv2.resize(grey, (self.width, self.height), dst=out.reshape(self.height, self.width),
+                   interpolation=cv2.INTER_AREA)
+        return out
 
 
 class ScaledFloatFrame(gymnasium.ObservationWrapper):
