@@ -180,3 +180,45 @@ def test_refusals():
         make_agent(q, buffer=ReplayBuffer(100))
     with pytest.raises(NotImplementedError, match="ResidualDQN: recurrent=True is not supported"):
         make_agent(q, cls=ResidualDQN)
+
+
+def test_training_loop_save_and_load(tmp_path):
+    """train_agent_with_evaluation drives a recurrent DQN (updates on 4-step windows, evaluation
+    episodes); a loaded copy then acts as the original, step after step, from restarted states."""
+    import gymnasium
+    from kusari.rl import experiments
+    from kusari.rl.utils import set_random_seed
+
+    set_random_seed(0)
+    env, eval_env = gymnasium.make("CartPole-v1"), gymnasium.make("CartPole-v1")
+
+    def agent_of(q):
+        return DQN(q, optimizers.Adam(1e-3).setup(q), EpisodicReplayBuffer(1000), 0.99,
+                   explorers.ConstantEpsilonGreedy(0.1, env.action_space.sample),
+                   replay_start_size=40, minibatch_size=4, update_interval=4,
+                   target_update_interval=40, episodic_update_len=4, recurrent=True)
+
+    def q_function():
+        return RecurrentSequential(L.Linear(4, 8), F.relu, L.NStepLSTM(1, 8, 8, 0.0),
+                                   L.Linear(8, 2), DiscreteActionValueHead())
+    agent = agent_of(q_function())
+    experiments.train_agent_with_evaluation(agent, env, steps=150, eval_n_steps=None,
+                                            eval_n_episodes=1, eval_interval=150,
+                                            outdir=str(tmp_path / "run"), eval_env=eval_env)
+    assert dict(agent.get_statistics())["n_updates"] > 0
+    agent.save(str(tmp_path / "agent"))
+    loaded = agent_of(q_function())
+    loaded.load(str(tmp_path / "agent"))
+    observations = numpy.random.RandomState(1).randn(12, 4).astype(numpy.float32)
+    with agent.eval_mode(), loaded.eval_mode():
+        for each in (agent, loaded):  # both from zeros
+            each.observe(observations[0], 0.0, True, False)
+        hidden = []
+        for each in (agent, loaded):
+            hidden.append([])
+            for obs in observations:
+                each.act(obs)
+                hidden[-1].append(each.test_recurrent_states[0][0].copy())
+                each.observe(obs, 0.0, False, False)
+    assert numpy.abs(hidden[0]).min() > 0
+    numpy.testing.assert_allclose(hidden[0], hidden[1], rtol=1e-6)

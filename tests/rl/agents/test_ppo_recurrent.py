@@ -163,3 +163,46 @@ def test_refusals():
     with pytest.raises(ValueError, match="PPO: max_recurrent_sequence_len must be an int >= 1, "
                                          "got 0"):
         PPO(model, optimizers.SGD().setup(model), recurrent=True, max_recurrent_sequence_len=0)
+
+
+def test_training_loop_save_and_load(tmp_path):
+    """train_agent_with_evaluation drives a recurrent PPO (two updates on sequences of at most 8
+    steps, evaluation episodes); a loaded copy then acts as the original from restarted states."""
+    import gymnasium
+    from kusari.rl import experiments
+    from kusari.rl.utils import set_random_seed
+
+    set_random_seed(0)
+    env, eval_env = gymnasium.make("CartPole-v1"), gymnasium.make("CartPole-v1")
+
+    def agent_of(model):
+        return PPO(model, optimizers.Adam(1e-3).setup(model), update_interval=64,
+                   minibatch_size=16, epochs=2, recurrent=True, max_recurrent_sequence_len=8,
+                   act_deterministically=True)
+
+    def model():
+        numpy.random.seed(0)
+        return nn.RecurrentSequential(
+            L.Linear(4, 8), F.tanh, L.NStepGRU(1, 8, 8, 0.0),
+            nn.Branched(kusari.Sequential(L.Linear(8, 2), policies.SoftmaxCategoricalHead()),
+                        L.Linear(8, 1)))
+    agent = agent_of(model())
+    experiments.train_agent_with_evaluation(agent, env, steps=140, eval_n_steps=None,
+                                            eval_n_episodes=1, eval_interval=140,
+                                            outdir=str(tmp_path / "run"), eval_env=eval_env)
+    assert agent.n_updates == 2 * 4 * 2  # two updates of 4 minibatches, 2 epochs
+    agent.save(str(tmp_path / "agent"))
+    loaded = agent_of(model())
+    loaded.load(str(tmp_path / "agent"))
+    observations = numpy.random.RandomState(1).randn(12, 4).astype(numpy.float32)
+    with agent.eval_mode(), loaded.eval_mode():
+        hidden = []
+        for each in (agent, loaded):
+            each.observe(observations[0], 0.0, True, False)  # from zeros
+            hidden.append([])
+            for obs in observations:
+                each.act(obs)
+                hidden[-1].append(each.test_recurrent_states[0].copy())
+                each.observe(obs, 0.0, False, False)
+    assert numpy.abs(hidden[0]).min() > 0
+    numpy.testing.assert_allclose(hidden[0], hidden[1], rtol=1e-6)
