@@ -7,6 +7,7 @@ import numpy
 from kusari.rl.collections.random_access_queue import RandomAccessQueue
 from kusari.rl.replay_buffer import AbstractEpisodicReplayBuffer, random_subseq
 from kusari.rl.replay_buffers import transition_file
+from kusari.rl.replay_buffers.tuple_fields import join_tuple_fields, split_tuple_fields
 
 
 class EpisodicReplayBuffer(AbstractEpisodicReplayBuffer):
@@ -75,13 +76,17 @@ class EpisodicReplayBuffer(AbstractEpisodicReplayBuffer):
         return len(self.episodic_memory)
 
     def save(self, filename) -> None:
-        """Write the stored episodes to ``filename`` (``.npz``, atomically); episodes in progress are not saved."""
+        """Write the stored episodes to ``filename`` (``.npz``, atomically); episodes in progress are
+        not saved. Tuple-valued fields (a recurrent agent's states) are saved leaf by leaf."""
+        owner = f"{type(self).__name__}.save"
         episodes = list(self.episodic_memory)
-        fields, arrays = transition_file.encode_transitions(
-            f"{type(self).__name__}.save", [t for episode in episodes for t in episode])
+        transitions, forms = split_tuple_fields(owner, [t for episode in episodes for t in episode])
+        fields, arrays = transition_file.encode_transitions(owner, transitions)
         lengths = numpy.array([len(episode) for episode in episodes], numpy.int64)
-        transition_file.save_file(filename, type(self).__name__,
-                                  {"num_transitions": int(lengths.sum()), "fields": fields},
+        index = {"num_transitions": int(lengths.sum()), "fields": fields}
+        if forms:
+            index["tuple_fields"] = forms
+        transition_file.save_file(filename, type(self).__name__, index,
                                   {**arrays, "episode_lengths": lengths})
 
     def prepare_load(self, filename):
@@ -97,7 +102,9 @@ class EpisodicReplayBuffer(AbstractEpisodicReplayBuffer):
         if not isinstance(n, int) or (lengths < 1).any() or int(lengths.sum()) != n:
             raise ValueError(f"{owner}: {filename} has episode lengths {lengths.tolist()} that do "
                              f"not split its {n!r} transitions")
-        table = transition_file.decode_transitions(owner, filename, index.get("fields"), arrays, n)
+        table = join_tuple_fields(owner, filename, index.get("tuple_fields", {}),
+                                  transition_file.decode_transitions(
+                                      owner, filename, index.get("fields"), arrays, n))
         loaded = EpisodicReplayBuffer(self.capacity)  # filled apart, so that self changes at once
         start = 0
         for length in lengths.tolist():
