@@ -186,9 +186,9 @@ class RecurrentRollouts:
         if not self.recurrent:
             yield from minibatch_indices(n, self.minibatch_size, self.epochs)
             return
-        for self._minibatch in sequence_minibatches(self._sequences, self.minibatch_size,
-                                                    self.epochs):
-            yield self._rows(self._minibatch)
+        for batch in sequence_minibatches(self._sequences, self.minibatch_size, self.epochs):
+            self._minibatch = batch  # for _minibatch_input
+            yield self._rows(batch)
 
     def _minibatch_input(self, x: Any, index: Any) -> Any:
         """The model input of the minibatch ``index`` (a ``RecurrentBatch`` when recurrent)."""

@@ -82,7 +82,8 @@ def split_packed(x, lengths: list[int]) -> list:
 
 
 def _check_rows(who: str, x, lengths: list[int]) -> None:
-    rows = getattr(x, "shape", (None,))[0] if getattr(x, "shape", ()) else None
+    shape = getattr(x, "shape", None)
+    rows = shape[0] if shape else None
     if rows != sum(lengths):
         raise ValueError(f"{who}: the packed input has {rows} rows but the sequence lengths "
                          f"{lengths} sum to {sum(lengths)}")
