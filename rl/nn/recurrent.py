@@ -102,6 +102,9 @@ def call_packed(link: Any, x, lengths: list[int], recurrent_state: RecurrentStat
     if not isinstance(link, NStepRNNBase):
         raise TypeError(f"call_packed: {name} is not recurrent (a kusari.rl.nn.Recurrent or an "
                         "NStep* link of kusari.links)")
+    if link.use_bi_direction:
+        raise TypeError(f"call_packed: {name} is bidirectional: its outputs depend on later steps, "
+                        "which an agent acting one step at a time does not have")
     _check_rows(name, x, lengths)
     xs = split_packed(x, lengths)
     if link.use_cell:

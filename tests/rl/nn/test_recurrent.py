@@ -5,6 +5,7 @@ import kusari.links as L
 import numpy
 import pytest
 from kusari.rl.nn import Branched, RecurrentSequential, is_recurrent
+from kusari.rl.nn.recurrent import call_packed
 from kusari.rl.utils.recurrent import (
     concatenate_recurrent_states,
     get_recurrent_state_at,
@@ -153,3 +154,8 @@ def test_bad_input():
                                  numpy.zeros((0, 3), numpy.float32)], None)
     with pytest.raises(TypeError, match="RecurrentSequential: expected a non-empty list"):
         model(numpy.zeros((2, 3), numpy.float32), None)
+    with pytest.raises(TypeError, match="call_packed: NStepBiGRU is bidirectional"):
+        RecurrentSequential(L.NStepBiGRU(1, 3, 2, 0.0))([numpy.zeros((2, 3), numpy.float32)])
+    with pytest.raises(ValueError, match=r"NStepGRU: the packed input has 5 rows but the sequence "
+                                         r"lengths \[2, 2\] sum to 4"):
+        call_packed(L.NStepGRU(1, 3, 2, 0.0), numpy.zeros((5, 3), numpy.float32), [2, 2], None)
