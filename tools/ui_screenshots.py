@@ -7,7 +7,9 @@ and from the page sends that run a new learning rate and then ``stop``. It write
 
 - ``dashboard.png``: the run table (arguments as columns) and the loss of every run;
 - ``commands.png``: the table sorted by ``lr`` with the answered ``stop``, and the learning rate of every
-  run (log scale): the live run's drops from 0.1 to 0.01 where the page's command reached it.
+  run (log scale): the live run's drops from 0.1 to 0.01 where the page's command reached it;
+- ``run.png``: the live run's page: its arguments, the two commands with the Trainer's answers, the
+  loss and accuracy plots its PlotReports drew, and the top of its log.
 
 Needs ``pip install playwright`` and Debian's Chromium at /usr/bin/chromium (or ``--chromium PATH``).
 """
@@ -66,6 +68,8 @@ def _trainer(out, name, make_optimizer, lr, iterations, units=32):
     save_args({"optimizer": name, "lr": lr, "units": units, "batchsize": 32}, out)
     trainer.extend(extensions.LogReport(trigger=(20, "iteration")))
     trainer.extend(extensions.observe_lr(), trigger=(1, "iteration"))
+    for key in ("loss", "accuracy"):
+        trainer.extend(extensions.PlotReport([f"main/{key}"], trigger=(100, "iteration"), filename=f"{key}.png"))
     return trainer, optimizer
 
 
@@ -125,6 +129,14 @@ def main() -> None:
             page.check("#logscale")
             page.wait_for_timeout(1500)
             page.screenshot(path=os.path.join(args.out, "commands.png"))
+
+            live_row.get_by_role("link", name="momentum_sgd_live").click()
+            expect(page.locator("#run-commands tbody tr")).to_have_count(2)
+            page.wait_for_function("() => [...document.querySelectorAll('#run-images img')]"
+                                   ".every(i => i.complete && i.naturalWidth > 0)")
+            page.set_viewport_size({"width": 1100, "height": 1250})
+            page.wait_for_timeout(1000)   # a shot right after the resize catches the images unpainted
+            page.screenshot(path=os.path.join(args.out, "run.png"))
             browser.close()
     finally:
         server.terminate()

@@ -61,7 +61,9 @@ function renderRunArgs(result) {
   }));
 }
 
-const shown = (value) => value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : value;
+// a cell's text: objects as JSON, fractions to 6 significant digits (the full value in the cell's title)
+const shown = (value) => value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value)
+  : typeof value === "number" && !Number.isInteger(value) ? String(Number(value.toPrecision(6))) : String(value);
 
 function renderRunCommands(projectId, result) {
   document.getElementById("run-buttons").replaceChildren(...commandCell(projectId, result).childNodes);
@@ -87,7 +89,7 @@ function renderRunLog() {
   const first = runPage.logPage * PAGE_ROWS;
   document.querySelector("#run-log tbody").replaceChildren(...rows.slice(first, first + PAGE_ROWS).map((entry) => {
     const tr = el("tr");
-    for (const k of keys) tr.append(el("td", shown(entry[k])));
+    for (const k of keys) tr.append(el("td", shown(entry[k]), { title: String(entry[k] ?? "") }));
     return tr;
   }));
 }
