@@ -14,7 +14,8 @@ class FPNTrainChain(kusari.Chain):
 
     The images of a batch are padded to a common size, a multiple of the model's ``stride``; the
     extractor runs in test mode (its batch normalizations keep their statistics, as in ChainerCV's
-    recipe, where batches of two images per GPU are too small to estimate them). The RPN's proposals
+    recipe, where batches of two images per GPU are too small to estimate them) unless
+    ``fix_batch_statistics`` is False. The RPN's proposals
     and the ground-truth boxes are the box head's RoIs (:func:`bbox_head_loss_pre` samples them);
     its foreground RoIs train the mask head.
 
@@ -25,15 +26,21 @@ class FPNTrainChain(kusari.Chain):
     ----------
     model : kusari.vision.links.model.fpn.FasterRCNN
         Built with boxes in its ``return_values`` (and ``'masks'`` to train a mask head).
+    fix_batch_statistics : bool
+        Run the extractor in test mode (ChainerCV's recipe, for ImageNet-trained weights). False
+        normalizes with each batch's statistics (and updates the running ones): a randomly
+        initialized ResNet's fixed statistics (mean 0, variance 1) let its activations grow through
+        the depth until the loss diverges.
     """
 
-    def __init__(self, model):
+    def __init__(self, model, fix_batch_statistics: bool = True):
         super().__init__()
         if not hasattr(model, "bbox_head"):
             raise ValueError(f"FPNTrainChain: the model {type(model).__name__} has no bbox_head (its return_values "
                              f"{model._return_values} need no boxes)")
         with self.init_scope():
             self.model = model
+        self.fix_batch_statistics = fix_batch_statistics
 
     def forward(self, imgs, bboxes, labels, masks=None):
         """The total loss of a batch.
@@ -77,7 +84,7 @@ class FPNTrainChain(kusari.Chain):
         labels = [xp.asarray(label) for label in labels]
         sizes = [img.shape[1:] for img in imgs]
 
-        with kusari.using_config("train", False):
+        with kusari.using_config("train", kusari.config.train and not self.fix_batch_statistics):
             hs = self.model.extractor(x)
         rpn_locs, rpn_confs = self.model.rpn(hs)
         anchors = self.model.rpn.anchors([h.shape[2:] for h in hs])

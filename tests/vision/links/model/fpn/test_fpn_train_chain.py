@@ -100,3 +100,17 @@ def test_bad_input_is_refused_with_its_name(mask_rcnn):
     rpn_only = FasterRCNNFPNResNet50(n_fg_class=2, return_values=["rois"])
     with pytest.raises(ValueError, match="has no bbox_head"):
         FPNTrainChain(rpn_only)
+
+
+def test_unfixed_batch_statistics_normalize_with_the_batch_and_update_the_running_ones(mask_rcnn):
+    chain = FPNTrainChain(mask_rcnn, fix_batch_statistics=False)
+    bn = mask_rcnn.extractor.base.res2.a.conv1.bn
+    mean_before = bn.avg_mean.copy()
+    imgs, bboxes, labels, _ = _batch()
+    numpy.random.seed(0)
+    loss, _ = _run(chain, imgs, bboxes, labels)
+    assert not numpy.allclose(bn.avg_mean, mean_before)
+    # a random ResNet with fixed statistics (mean 0, variance 1) gives a far larger loss
+    numpy.random.seed(0)
+    fixed, _ = _run(FPNTrainChain(mask_rcnn), imgs, bboxes, labels)
+    assert float(fixed.array) > 10 * float(loss.array)
