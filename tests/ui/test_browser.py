@@ -179,6 +179,12 @@ def test_the_run_page_shows_its_log_images_and_the_trainers_answers(db_url, ui_s
     with open(out / "log") as f:
         log = json.load(f)
     assert page.evaluate("state.plot.data[0]") == [e["epoch"] for e in log] == [1, 2, 3, 5]
+    # smoothing: an exponential moving average with weight 0.9 on the past
+    page.evaluate("() => { const s = document.getElementById('smooth'); s.value = '0.9'; s.dispatchEvent(new Event('change')); }")
+    ema = [log[0]["main/loss"]]
+    for entry in log[1:]:
+        ema.append(0.9 * ema[-1] + 0.1 * entry["main/loss"])
+    page.wait_for_function("ema => state.plot.data[1].every((y, i) => Math.abs(y - ema[i]) < 1e-9)", arg=ema)
     save_args({"lr": 0.5}, str(project / "late"))
     expect(page.locator('#runs tr[data-run="late"]')).to_be_visible()
 

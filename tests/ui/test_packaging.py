@@ -45,3 +45,16 @@ def test_python_m_kusari_ui_is_the_command_line(tmp_path):
     assert (tmp_path / "ui.sqlite").is_file()
     result = _run("", "-m", "kusari.ui", "--help")
     assert result.returncode == 0 and "project" in result.stdout and "server" in result.stdout
+
+
+def test_the_kusari_ui_console_script_is_the_command_line(tmp_path):
+    import os
+    import shutil
+    from importlib.metadata import entry_points
+    (script,) = entry_points(group="console_scripts", name="kusari-ui")
+    assert script.value == "kusari.ui.cli:main"
+    path = shutil.which("kusari-ui", path=os.path.dirname(sys.executable))
+    assert path, f"kusari-ui is not installed beside {sys.executable}: pip install -e '.[ui]'"
+    result = subprocess.run([path, "--db", f"sqlite:///{tmp_path / 'ui.sqlite'}", "db", "upgrade"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "newest schema" in result.stdout, result.stderr
