@@ -6,24 +6,24 @@ from kusari.variable import Variable
 
 
 class _MGUBase(Chain):
-    """``W_f`` and ``W_h_tilde``, both Linear(in_size + out_size, out_size) over ``[h, x]``."""
+    """``W_f`` and ``W_h``, both Linear(in_size + out_size, out_size) over ``[h, x]``."""
 
     def __init__(self, in_size, out_size):
         super().__init__()
         self.state_size = out_size
         with self.init_scope():
             self.W_f = Linear(in_size + out_size, out_size)
-            self.W_h_tilde = Linear(in_size + out_size, out_size)
+            self.W_h = Linear(in_size + out_size, out_size)
 
     def _step(self, h, x):
         f = F.sigmoid(self.W_f(F.concat((h, x), axis=1)))
-        h_tilde = F.tanh(self.W_h_tilde(F.concat((f * h, x), axis=1)))
+        h_tilde = F.tanh(self.W_h(F.concat((f * h, x), axis=1)))
         return F.linear_interpolate(f, h_tilde, h)
 
 
 class StatelessMGU(_MGUBase):
     """MGU cell ``(h, x) -> h_new``: ``f = sigmoid(W_f [h, x])``,
-    ``h~ = tanh(W_h_tilde [f h, x])``, ``h_new = f h~ + (1 - f) h``. h: (B, out); x: (B, in)."""
+    ``h~ = tanh(W_h [f h, x])``, ``h_new = f h~ + (1 - f) h``. h: (B, out); x: (B, in)."""
 
     def forward(self, h, x):
         """h: (B, out_size), x: (B, in_size) -> (B, out_size)."""

@@ -5,7 +5,7 @@ import kusari.links as L
 
 def _np_mgu(m, h, x, sigmoid):
     f = sigmoid(numpy.concatenate([h, x], 1) @ m.W_f.W.array.T + m.W_f.b.array)
-    ht = numpy.tanh(numpy.concatenate([f * h, x], 1) @ m.W_h_tilde.W.array.T + m.W_h_tilde.b.array)
+    ht = numpy.tanh(numpy.concatenate([f * h, x], 1) @ m.W_h.W.array.T + m.W_h.b.array)
     return f * ht + (1 - f) * h
 
 
@@ -15,6 +15,8 @@ def test_stateless_and_stateful(sigmoid, check_link_backward):
     x = rng.standard_normal((3, 4)).astype(numpy.float32)
     link = L.StatelessMGU(4, 2)
     assert link.W_f.W.shape == (2, 6)
+    # Chainer's parameter names, so its .npz files load
+    assert sorted(name for name, _ in link.namedparams()) == ["/W_f/W", "/W_f/b", "/W_h/W", "/W_h/b"]
     numpy.testing.assert_allclose(link(h, x).array, _np_mgu(link, h, x, sigmoid), rtol=1e-5, atol=1e-6)
     check_link_backward(link, (h, x), numpy.float64)
     s = L.StatefulMGU(4, 2)
