@@ -12,6 +12,7 @@ names: the classes are printed as numbers, or named from ``--label-names`` (one 
 weights' class order).
 """
 import argparse
+import sys
 
 import matplotlib
 
@@ -20,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy  # noqa: E402
 
 from kusari import backend  # noqa: E402
+from kusari.dataset import DownloadError  # noqa: E402
 from kusari.utils.atomic_write import atomic_path  # noqa: E402
 from kusari.vision import utils  # noqa: E402
 from kusari.vision.links import (FeaturePredictor, ResNet50, ResNet101, ResNet152, SEResNet50,  # noqa: E402
@@ -48,7 +50,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", choices=tuple(MODELS), default="resnet50")
     parser.add_argument("--gpu", type=int, default=-1, help="GPU id (negative: CPU)")
-    parser.add_argument("--pretrained-model", help="an .npz of the model's weights (default: 'imagenet')")
+    parser.add_argument("--pretrained-model", help="an .npz of the model's weights or their kusari.model_zoo "
+                                                   "name (default: 'imagenet')")
     parser.add_argument("--label-names", help="a text file of the 1000 class names, one per line")
     parser.add_argument("--out", default="demo_classification.png", help="the PNG to write")
     parser.add_argument("image", help="the image file (JPEG, PNG, ...)")
@@ -56,7 +59,10 @@ def main(argv=None):
 
     label_names = read_label_names(args.label_names) if args.label_names else None
     cls, kwargs = MODELS[args.model]
-    extractor = cls(n_class=N_CLASS, pretrained_model=args.pretrained_model or "imagenet", **kwargs)
+    try:
+        extractor = cls(n_class=N_CLASS, pretrained_model=args.pretrained_model or "imagenet", **kwargs)
+    except (DownloadError, FileNotFoundError, ValueError) as e:   # weights absent offline, or not this model's
+        sys.exit(f"demo_classification.py: no weights for {args.model}: {e}")
     model = FeaturePredictor(extractor, crop_size=224, scale_size=256, crop="center")
     if args.gpu >= 0:
         model.to_device(f"@cupy:{args.gpu}")

@@ -9,12 +9,14 @@ its default as in ChainerCV's FCIS demo), downloaded once into ``KUSARI_HOME/mod
 ``KUSARI_DOWNLOAD_MIRROR``).
 """
 import argparse
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from kusari.dataset import DownloadError  # noqa: E402
 from kusari.utils.atomic_write import atomic_path  # noqa: E402
 from kusari.vision import utils  # noqa: E402
 from kusari.vision.datasets import coco_instance_segmentation_label_names  # noqa: E402
@@ -44,7 +46,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", choices=tuple(MODELS), default="mask_rcnn_fpn_resnet50")
     parser.add_argument("--gpu", type=int, default=-1, help="GPU id (negative: CPU)")
-    parser.add_argument("--pretrained-model", help="an .npz of the model's weights (default: 'coco')")
+    parser.add_argument("--pretrained-model", help="an .npz of the model's weights or their kusari.model_zoo "
+                                                   "name (default: 'coco')")
     parser.add_argument("--dataset", choices=tuple(LABEL_NAMES),
                         help="whose classes and weights (default: sbd for FCIS, coco for Mask R-CNN)")
     parser.add_argument("--out", default="demo_instance_segmentation.png", help="the PNG to write")
@@ -55,7 +58,10 @@ def main(argv=None):
     if dataset == "sbd" and args.model != "fcis_resnet101":
         parser.error(f"--dataset sbd: ChainerCV publishes SBD weights for fcis_resnet101 only, not {args.model}")
     label_names = LABEL_NAMES[dataset]
-    model = make_model(args.model, dataset, args.pretrained_model or dataset)
+    try:
+        model = make_model(args.model, dataset, args.pretrained_model or dataset)
+    except (DownloadError, FileNotFoundError, ValueError) as e:   # weights absent offline, or not this model's
+        sys.exit(f"demo_instance_segmentation.py: no weights for {args.model}: {e}")
     if args.gpu >= 0:
         model.to_device(f"@cupy:{args.gpu}")
 

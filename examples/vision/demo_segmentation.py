@@ -19,6 +19,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import kusari  # noqa: E402
+from kusari.dataset import DownloadError  # noqa: E402
 from kusari.utils.atomic_write import atomic_path  # noqa: E402
 from kusari.vision import datasets, utils  # noqa: E402
 from kusari.vision.experimental.links import PSPNetResNet50, PSPNetResNet101  # noqa: E402
@@ -46,8 +47,8 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="kusari.vision demo: semantic segmentation")
     parser.add_argument("--model", choices=sorted(MODELS), default="segnet")
     parser.add_argument("--gpu", type=int, default=-1, help="GPU id (-1: the CPU)")
-    parser.add_argument("--pretrained-model", help="a name ChainerCV accepts or an .npz path "
-                                                   "(default: the dataset's name)")
+    parser.add_argument("--pretrained-model", help="a name ChainerCV accepts, its kusari.model_zoo name or an "
+                                                   ".npz path (default: the dataset's name)")
     parser.add_argument("--dataset", choices=sorted(LABELS), help="the label set (default: the model's first)")
     parser.add_argument("--input-size", type=int, help="PSPNet: the square input size (default: the weights')")
     parser.add_argument("--min-input-size", type=int, help="DeepLab: pad smaller images to this square size "
@@ -73,7 +74,10 @@ def build_model(args):
         if not args.model.startswith("deeplab"):
             raise SystemExit("demo_segmentation: --min-input-size is for DeepLab")
         kwargs["min_input_size"] = (args.min_input_size, args.min_input_size)
-    return cls(**kwargs), label_names, label_colors
+    try:
+        return cls(**kwargs), label_names, label_colors
+    except (DownloadError, FileNotFoundError, ValueError) as e:   # weights absent offline, or not this model's
+        raise SystemExit(f"demo_segmentation: no weights for {args.model}: {e}")
 
 
 def main(argv=None):

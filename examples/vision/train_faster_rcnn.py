@@ -14,69 +14,13 @@ import numpy
 
 import _train_common as common
 import kusari
-import kusari.functions as F
-import kusari.links as L
-from kusari import initializers, training
+from kusari import training
+from kusari.model_zoo.models.faster_rcnn_small import FasterRCNNSmall
 from kusari.training import extensions, triggers
 from kusari.vision import transforms
 from kusari.vision.extensions import DetectionVOCEvaluator
 from kusari.vision.links import FasterRCNNVGG16
-from kusari.vision.links.model.faster_rcnn import FasterRCNN, FasterRCNNTrainChain, RegionProposalNetwork
-from kusari.vision.links.model.faster_rcnn.faster_rcnn_vgg import MEAN
-
-
-class SmallExtractor(kusari.Chain):
-    """Four stride-2 stages of 3x3 convolution, batch normalization and ReLU (32, 64, 128, 128
-    channels; the last two stages convolve twice): (N, 3, H, W) -> (N, 128, H/16, W/16)."""
-
-    def __init__(self):
-        super().__init__()
-        with self.init_scope():
-            self.convs = kusari.ChainList()
-            for i, (c_in, c_out, stride) in enumerate(((3, 32, 2), (32, 64, 2), (64, 128, 2), (128, 128, 1),
-                                                       (128, 128, 2), (128, 128, 1))):
-                self.convs.append(L.Convolution2D(c_in, c_out, 3, stride, 1, nobias=True))
-            self.bns = kusari.ChainList(*(L.BatchNormalization(conv.out_channels) for conv in self.convs))
-
-    def forward(self, x):
-        for conv, bn in zip(self.convs, self.bns):
-            x = F.relu(bn(conv(x)))
-        return x
-
-
-class SmallRoIHead(kusari.Chain):
-    """RoI max pooling to 7x7, two fully connected layers of 256 units, then per-class box offsets
-    (R', n_class * 4) and scores (R', n_class); VGG16RoIHead's interface at a fiftieth of its size."""
-
-    def __init__(self, n_class, spatial_scale, roi_size=7):
-        super().__init__()
-        with self.init_scope():
-            self.fc6 = L.Linear(None, 256)
-            self.fc7 = L.Linear(256, 256)
-            self.cls_loc = L.Linear(256, n_class * 4, initialW=initializers.Normal(0.001))
-            self.score = L.Linear(256, n_class, initialW=initializers.Normal(0.01))
-        self.n_class = n_class
-        self.roi_size = roi_size
-        self.spatial_scale = spatial_scale
-
-    def forward(self, x, rois, roi_indices):
-        xp = kusari.backend.get_array_module(rois)
-        # roi_pooling_2d takes rows (image index, x_min, y_min, x_max, y_max)
-        rows = xp.concatenate((roi_indices[:, None], rois[:, [1, 0, 3, 2]]), axis=1).astype(x.dtype)
-        pool = F.roi_pooling_2d(x, rows, self.roi_size, self.roi_size, self.spatial_scale)
-        h = F.relu(self.fc7(F.relu(self.fc6(pool))))
-        return self.cls_loc(h), self.score(h)
-
-
-def small_faster_rcnn(n_fg_class, min_size, max_size):
-    """A Faster R-CNN small enough to train on a CPU in minutes (not in ChainerCV): SmallExtractor, a
-    region proposal network of 128 channels with anchors of 64, 128 and 256 pixels, SmallRoIHead;
-    FasterRCNNVGG16's mean."""
-    rpn = RegionProposalNetwork(128, 128, anchor_scales=[4, 8, 16], feat_stride=16,
-                                initialW=initializers.Normal(0.01))
-    head = SmallRoIHead(n_fg_class + 1, spatial_scale=1. / 16)
-    return FasterRCNN(SmallExtractor(), rpn, head, mean=MEAN.copy(),
-                      min_size=min_size, max_size=max_size)
+from kusari.vision.links.model.faster_rcnn import FasterRCNNTrainChain
 
 
 class Transform:
@@ -128,7 +72,7 @@ def main(argv=None):
     if args.model == "small":
         if args.pretrained_model not in ("none", "imagenet"):
             parser.error("--model small takes no --pretrained-model (there are no published weights for it)")
-        faster_rcnn = small_faster_rcnn(len(label_names), args.min_size, args.max_size)
+        faster_rcnn = FasterRCNNSmall(len(label_names), min_size=args.min_size, max_size=args.max_size)
     else:
         pretrained = None if args.pretrained_model == "none" else args.pretrained_model
         faster_rcnn = common.load_or_exit(
