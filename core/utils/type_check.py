@@ -33,6 +33,9 @@ class TypeInfo:
         return size
 
 
+_NO_ACTUAL = object()
+
+
 class InvalidType(ValueError, TypeError):
     """Raised when inputs do not satisfy a ``check_type_forward`` condition or kusari's input checks.
 
@@ -41,7 +44,9 @@ class InvalidType(ValueError, TypeError):
     that catches the built-in errors kusari's checks raise both work.
     """
 
-    def __init__(self, expect, actual, msg=None):
+    def __init__(self, expect, actual=_NO_ACTUAL, msg=None):
+        if actual is _NO_ACTUAL:   # InvalidType(message), as code that re-raises type(e)(message) calls it
+            expect, actual, msg = None, None, str(expect)
         self.expect = expect
         self.actual = actual
         self.body = msg if msg is not None else f"Expect: {expect}\nActual: {actual}"

@@ -163,3 +163,15 @@ def test_get_types_accept_none():
     t = type_check.get_types((None, _f32(2)), "grads", accept_none=True)
     type_check.expect(t[0].dtype == None, t[0].ndim == 0, t[1].shape[0] == 2)  # NOQA: E711
     assert str(t[1].shape) == "grads[1].shape"
+
+
+def test_invalid_type_from_a_message_alone():
+    """``type(e)(message)``, the way code re-raises an error with more context, works for InvalidType too."""
+    import pickle
+    try:
+        raise type_check.InvalidType("x.ndim == 2", "3 != 2")
+    except ValueError as e:
+        again = type(e)(f"linear: {e}")
+    assert isinstance(again, type_check.InvalidType)
+    assert str(again) == "linear: Expect: x.ndim == 2\nActual: 3 != 2"
+    assert str(pickle.loads(pickle.dumps(again))) == str(again)
