@@ -372,21 +372,52 @@ def export(model, args, filename=None, opset_version=None, input_names=None, out
     return model_proto
 
 
+# How much longer the probe makes the dynamic axes other than 0, tried in turn while the forward refuses the size
+# (a feature pyramid takes heights and widths that are multiples of its coarsest stride, 32 or 64)
+_PROBE_STEPS = (1, 2, 4, 8, 16, 32, 64)
+
+
 def _probe(model, named_inputs, axes, call, train, graph):
-    """The ops of a run with every dynamic axis one longer and its rows rotated (None if that run fails), recording
+    """The ops of a run with the dynamic axes longer and their rows rotated (None if no such run succeeds), recording
     ``graph.dim_sources``: (traced size, probed size) -> (input name, axis, dim name).
 
-    One step for every axis, since axes named apart are often one batch (two inputs of a model)."""
-    values = []
+    Axis 0 (the batch) grows by one, the other dynamic axes by the first of ``_PROBE_STEPS`` that the forward
+    accepts; one step for all of them, since axes named apart are often one batch (two inputs of a model)."""
     for name, array in named_inputs:
-        for axis, dim in sorted(axes.get(name, {}).items()):
+        for axis in axes.get(name, {}):
             if axis >= array.ndim:
                 raise ValueError(f"export: dynamic_axes gives axis {axis} of {name!r}, which has shape {array.shape}")
+    spatial = any(axis > 0 for name, _ in named_inputs for axis in axes.get(name, {}))
+    first_error = None
+    for step in _PROBE_STEPS if spatial else _PROBE_STEPS[:1]:
+        growth = {(name, axis): 1 if axis == 0 else step for name, _ in named_inputs for axis in axes.get(name, {})}
+        try:
+            ops = _probe_run(model, named_inputs, growth, call, train)
+        except Exception as e:   # the model's own error at that size
+            first_error = first_error or e
+            continue
+        for name, array in named_inputs:
+            for axis, dim in sorted(axes.get(name, {}).items()):
+                n = array.shape[axis]
+                graph.dim_sources.setdefault((n, n + growth[name, axis]), (name, axis, dim))
+        return ops
+    warnings.warn(f"export: the forward fails with the dynamic axes one longer ({type(first_error).__name__}: "
+                  f"{first_error}){' and with the axes after the first up to 64 longer' if spatial else ''}; sizes "
+                  "computed in Python are fixed to the example inputs'", stacklevel=3)
+    return None
+
+
+def _probe_run(model, named_inputs, growth, call, train):
+    """The ops of ``model`` on the inputs with axis ``a`` of input ``name`` ``growth[name, a]`` longer, rows rotated."""
+    values = []
+    for name, array in named_inputs:
+        for (input_name, axis), extra in sorted(growth.items()):
+            if input_name != name:
+                continue
             n = array.shape[axis]
-            graph.dim_sources.setdefault((n, n + 1), (name, axis, dim))
             xp = backend.get_array_module(array)
             # rows rotated as well: a value the forward reads from the data then differs
-            array = xp.take(array, (xp.arange(n + 1) + 1) % max(n, 1), axis=axis)
+            array = xp.take(array, (xp.arange(n + extra) + 1) % max(n, 1), axis=axis)
         values.append(Variable(array, requires_grad=False))
     probe = _ShapeProbe()
     call_args, call_kwargs = call(values)
@@ -394,10 +425,6 @@ def _probe(model, named_inputs, axes, call, train, graph):
     try:
         with kusari.using_config("train", train), kusari.no_backprop_mode():
             model(*call_args, **call_kwargs)
-    except Exception as e:   # the model's own error at another size: sizes then follow the example inputs
-        warnings.warn(f"export: the forward fails with the dynamic axes one longer ({type(e).__name__}: {e}); "
-                      "sizes computed in Python are fixed to the example inputs'", stacklevel=3)
-        return None
     finally:
         trace_hook.stop()
     return probe.ops

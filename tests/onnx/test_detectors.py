@@ -95,8 +95,9 @@ FPN_DIMS = [None] * 4 + [f"rois{l}" for l in range(4)] * 2   # maps fixed; each 
 @pytest.mark.slow
 def test_faster_rcnn_fpn_resnet50_extractor_rpn_and_heads(check):
     """Mask R-CNN's FPN ResNet-50 (FasterRCNNFPNResNet50's links and a mask head): the pyramid with the RPN's
-    offsets and logits in one graph, then BboxHead and MaskHead as functions of (maps, per-level rois, per-level
-    roi_indices); RoIAlign at opset 21 (ONNX Runtime's last)."""
+    offsets and logits in one graph (any batch and image size), then BboxHead and MaskHead as functions of (maps,
+    per-level rois, per-level roi_indices); RoIAlign at opset 21 (ONNX Runtime's last)."""
+    import kusari.onnx
     model, hs = _fpn_model()
 
     def pyramid_and_rpn(x):
@@ -106,6 +107,17 @@ def test_faster_rcnn_fpn_resnet50_extractor_rpn_and_heads(check):
     # the pyramid's values reach 3e3 with random weights: atol 5e-2 is 2e-5 of that (summation order moves ~1e-5)
     check(pyramid_and_rpn, lambda n: (rng.uniform(0, 255, (n, 3, 64, 96)).astype(numpy.float32),), batches=(1, 2),
           atol=5e-2)
+    # any height and width that are multiples of 32, as prepare pads them (the export's probe grows them by 32)
+    proto = kusari.onnx.export(pyramid_and_rpn, rng.uniform(0, 255, (1, 3, 128, 192)).astype(numpy.float32),
+                               dynamic_axes={"Input_0": {0: "n", 2: "h", 3: "w"}})
+    for shape in ((2, 3, 64, 96), (1, 3, 192, 256)):
+        x = rng.uniform(0, 255, shape).astype(numpy.float32)
+        got = run_onnx(proto, {"Input_0": x})
+        with kusari.using_config("train", False):
+            want = [y.array for y in pyramid_and_rpn(x)]
+        assert [g.shape for g in got] == [w.shape for w in want], shape
+        for g, w in zip(got, want):
+            numpy.testing.assert_allclose(g, w, rtol=1e-4, atol=2e-5 * numpy.abs(w).max(), err_msg=str(shape))
 
     # the mask head's logits reach 10 through four 3x3 convolutions of 256 channels and a deconvolution: atol 1e-4
     for head, atol in ((model.bbox_head, 1e-5), (model.mask_head, 1e-4)):

@@ -173,6 +173,37 @@ def test_sizes_computed_in_python_follow_the_dynamic_axes(check):
     check(forward, lambda n: (rng.standard_normal((n, 6)).astype(numpy.float32),), batches=(2, 5))
 
 
+def test_sizes_that_must_be_multiples_of_a_stride_are_probed():
+    """A forward that takes heights and widths in multiples of 4 only: the probe grows them by 4 (not 1), so the
+    sizes it reads from x.shape follow the axes, with no warning."""
+    def forward(x):
+        n, c, h, w = x.shape
+        if h % 4 or w % 4:
+            raise ValueError(f"forward: height and width must be multiples of 4, got {h}x{w}")
+        pooled = F.reshape(F.max_pooling_2d(x, 4, cover_all=False), (n, -1))
+        return pooled, x + F.broadcast_to(F.sum(x, axis=(2, 3), keepdims=True), x.shape)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        proto = kusari.onnx.export(forward, rng.standard_normal((1, 2, 8, 12)).astype(numpy.float32),
+                                   dynamic_axes={"Input_0": {0: "n", 2: "h", 3: "w"}})
+    from .conftest import run_onnx
+    for shape in ((1, 2, 8, 12), (3, 2, 16, 4), (2, 2, 20, 28)):
+        x = rng.standard_normal(shape).astype(numpy.float32)
+        for got, want in zip(run_onnx(proto, {"Input_0": x}), forward(x)):
+            numpy.testing.assert_allclose(got, want.array, rtol=1e-5, atol=1e-5, err_msg=str(shape))
+
+
+def test_a_forward_failing_at_every_probed_size_warns_and_keeps_the_example_sizes():
+    def forward(x):
+        if x.shape[2] != 8:
+            raise ValueError("forward: height 8 only")
+        return F.relu(x)
+    with pytest.warns(UserWarning, match="fails with the dynamic axes one longer \\(ValueError: forward: height 8 "
+                                         "only\\) and with the axes after the first up to 64 longer"):
+        kusari.onnx.export(forward, numpy.zeros((1, 1, 8, 8), numpy.float32), dynamic_axes={"Input_0": [0, 2]})
+
+
 def test_control_flow_on_sizes_is_reported():
     def forward(x):
         return F.relu(x) if x.shape[0] < 3 else F.tanh(x)

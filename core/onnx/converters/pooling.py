@@ -55,11 +55,16 @@ def _average_pooling(ctx, node):
 @register_converter(UnpoolingND, functions=("unpooling_1d", "unpooling_2d", "unpooling_3d", "unpooling_nd"))
 def _unpooling(ctx, node):
     """Windows that tile the output (stride = ksize, no pad): each value repeated over its window (nearest
-    Resize), then cut or zero-padded to the output size."""
+    Resize, by scales where the output is always the tiling, so that it follows dynamic spatial axes), then cut
+    or zero-padded to the output size (fixed at the traced sizes)."""
     geom = node._geom
     if geom.stride != geom.ksize or any(geom.pad):
         ctx.unsupported(f"overlapping or padded windows (ksize={geom.ksize}, stride={geom.stride}, pad={geom.pad})")
     x = ctx.inputs[0]
+    if node._args[3] is None and not node._args[4]:   # no outsize, no cover_all: always the tiling, any size
+        scales = ctx.const([1, 1] + list(geom.ksize), numpy.float32)
+        return ctx.add("Resize", [x, "", scales], mode="nearest", coordinate_transformation_mode="asymmetric",
+                       nearest_mode="floor")
     in_shape = ctx.in_arrays[0].shape
     tiled = [n * k for n, k in zip(in_shape[2:], geom.ksize)]
     leading = ctx.add("Slice", [ctx.add("Shape", [x]), ctx.ints([0]), ctx.ints([2])])

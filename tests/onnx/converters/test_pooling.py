@@ -88,6 +88,21 @@ def test_max_pooling_follows_dynamic_spatial_axes(ksize, stride, pad, cover_all)
         numpy.testing.assert_array_equal(got, pool(x).array, err_msg=str(shape))
 
 
+def test_unpooling_without_outsize_follows_dynamic_spatial_axes():
+    """unpooling_2d(x, 2, cover_all=False) is the 2x tiling at any size: Resize by scales, not by traced sizes."""
+    import kusari.onnx
+    from ..conftest import run_onnx
+
+    def unpool(x):
+        return F.unpooling_2d(x, 2, cover_all=False)
+    proto = kusari.onnx.export(unpool, rng.standard_normal((1, 2, 3, 4)).astype(numpy.float32),
+                               dynamic_axes={"Input_0": {0: "n", 2: "h", 3: "w"}})
+    for shape in ((1, 2, 3, 4), (2, 2, 5, 2)):
+        x = rng.standard_normal(shape).astype(numpy.float32)
+        got, = run_onnx(proto, {"Input_0": x})
+        numpy.testing.assert_array_equal(got, unpool(x).array, err_msg=str(shape))
+
+
 def test_max_pooling_whose_last_window_may_be_padding_keeps_fixed_spatial_sizes(check):
     """ksize 2, stride 2, pad 1 with cover_all: a last window wholly in the padding (0 in kusari; ONNX has none)
     comes at odd sizes, so the pads are fixed at the traced size, dynamic spatial axes are refused, and so is a
