@@ -98,7 +98,7 @@ def wrap_deepmind(env: gymnasium.Env, episode_life: bool = True, clip_rewards: b
     scale : bool
         Observations float32 in [0, 1] instead of uint8 (an array: defeats ``LazyFrames``' sharing).
     fire_reset : bool
-        Press FIRE after each reset (games that wait for it); needs a 'FIRE' action.
+        Press FIRE after each reset (games that wait for it), in games that have a FIRE action.
     channel_order : {'chw', 'hwc'}
         Frames (1, 84, 84) stacked to (4, 84, 84), or (84, 84, 1) stacked to (84, 84, 4).
     flicker : bool
@@ -106,7 +106,7 @@ def wrap_deepmind(env: gymnasium.Env, episode_life: bool = True, clip_rewards: b
     """
     if episode_life:
         env = EpisodicLifeEnv(env)
-    if fire_reset:
+    if fire_reset and "FIRE" in env.unwrapped.get_action_meanings():
         env = FireResetEnv(env)
     env = WarpFrame(env, channel_order=channel_order)
     if scale:

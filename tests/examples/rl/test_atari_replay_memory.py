@@ -29,3 +29,21 @@ def test_each_frame_is_stored_once_and_a_transition_takes_under_8000_bytes():
     assert episodes > 1 and len(frames) == len(buffer) + episodes
     # 84 * 84 = 7056 B of pixels; measured 7786 B on a 50,000 fill (7.79 GB per 10**6)
     assert traced / len(buffer) < 8000, traced / len(buffer)
+
+
+def test_the_dqn_script_agent_stores_lazy_frames_shared_between_transitions():
+    import train_dqn_ale
+    import _atari
+
+    args = train_dqn_ale.parse_args(["--replay-start-size", "1000", "--seed", "3"])
+    env = _atari.make_env(args.env, args.seed, max_frames=400)
+    agent = train_dqn_ale.build_agent(args, env)
+    obs, _ = env.reset()
+    for _ in range(30):
+        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
+        agent.observe(obs, reward, terminated, truncated)
+    transitions = [t for (t,) in agent.replay_buffer.memory]
+    assert len(transitions) == 30
+    assert all(isinstance(t["state"], atari_wrappers.LazyFrames) for t in transitions)
+    # the observation after a step is the one the next transition starts from, not a copy
+    assert all(a["next_state"] is b["state"] for a, b in zip(transitions, transitions[1:]))

@@ -181,3 +181,18 @@ def test_pong_pipeline_is_deterministic_and_truncates_at_max_frames():
     assert truncated and steps <= 100  # 400 frames, 4 per step, the reset's no-ops among them
     numpy.testing.assert_array_equal(a, b)
     assert len(numpy.unique(a[-1])) > 1  # a screen, not a blank
+
+
+def test_wrap_deepmind_fire_reset_only_where_there_is_fire():
+    env = aw.wrap_deepmind(FakeAtari(), fire_reset=True, frame_stack=False)
+    assert any(isinstance(e, aw.FireResetEnv) for e in _chain(env))
+    no_fire = FakeAtari()
+    no_fire.get_action_meanings = lambda: ["NOOP", "UP", "DOWN"]
+    env = aw.wrap_deepmind(no_fire, fire_reset=True, frame_stack=False)
+    assert not any(isinstance(e, aw.FireResetEnv) for e in _chain(env))
+
+
+def _chain(env):
+    while isinstance(env, gymnasium.Wrapper):
+        yield env
+        env = env.env
