@@ -60,6 +60,9 @@ def main(argv=None) -> int:
         parser.error(str(e))
     if args.out == runner.DEFAULT_OUT and result["publishable"]:
         report.write_report()
+    if "not_run" in result:
+        print(f"{repro.name} [{args.tier}]: not run here: {result['not_run']}", file=sys.stderr)
+        return 2
     return 0 if result["passed"] else 1
 
 

@@ -50,8 +50,15 @@ def render(results: list[dict]) -> str:
         t = r["target"]
         m = t["metric"]
         sign = "≤" if t["direction"] == "lower" else "≥"
-        per_seed = ", ".join(format_value(v, m) for v in r["values"])
         hw = r["hardware"]
+        if "not_run" in r:   # what the tier needs is absent here: its reason, and no number
+            lines.append(
+                f"| {r['name']} | {r['tier']} | {r['budget']:,} {r['budget_unit']} | {m} "
+                f"| {format_value(t['value'], m)} | {sign} {format_value(r['bound'], m)} "
+                f"| not run here: {r['not_run']} | 0 | not run here | – "
+                f"| {hw['cpu']}, {hw['cores']} cores | `{_commit(r['git_commit'])}` | {r['date'][:10]} |")
+            continue
+        per_seed = ", ".join(format_value(v, m) for v in r["values"])
         lines.append(
             f"| {r['name']} | {r['tier']} | {r['budget']:,} {r['budget_unit']} | {m} "
             f"| {format_value(t['value'], m)} | {sign} {format_value(r['bound'], m)} "

@@ -23,7 +23,7 @@ from kusari.utils.atomic_write import atomic_path
 
 from reproductions import catalog, environment
 from reproductions.report import format_value
-from reproductions.spec import Reproduction
+from reproductions.spec import NotRunHere, Reproduction
 
 DEFAULT_OUT = os.path.join(environment.REPO_ROOT, "reproductions", "results")
 DEFAULT_WEIGHTS_DIR = os.path.join(environment.REPO_ROOT, "model_zoo", "weights")
@@ -210,31 +210,30 @@ def run(repro: Reproduction, tier: str, seeds: int, out: str = DEFAULT_OUT, work
     log = _Log(os.path.join(work, "run.log"))
     log(f"{repro.name} [{tier}]: {spec.note or repro.recipe}")
     started = time.perf_counter()
-    if jobs == 1:
-        per_seed = [_seed_record(repro, tier, seed, work, log) for seed in range(seeds)]
-    else:
-        if catalog.all_reproductions().get(repro.name) is not repro:
-            raise ValueError(f"run: jobs={jobs} needs {repro.name!r} to be in reproductions.catalog")
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            per_seed = list(pool.map(_seed_in_worker, [repro.name] * seeds, [tier] * seeds,
-                                     range(seeds), [work] * seeds))
-    values = numpy.array([r["value"] for r in per_seed])
     bound = repro.bound(tier)
+    try:
+        if jobs == 1:
+            per_seed = [_seed_record(repro, tier, seed, work, log) for seed in range(seeds)]
+        else:
+            if catalog.all_reproductions().get(repro.name) is not repro:
+                raise ValueError(f"run: jobs={jobs} needs {repro.name!r} to be in reproductions.catalog")
+            context = multiprocessing.get_context("spawn")
+            with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+                per_seed = list(pool.map(_seed_in_worker, [repro.name] * seeds, [tier] * seeds,
+                                         range(seeds), [work] * seeds))
+    except NotRunHere as e:
+        # what the tier needs is absent: recorded with its reason, and no number
+        result = {**_description(repro, tier, bound), "not_run": str(e), "seeds": [], "values": [],
+                  "publishable": publishable, "wall_time_s": 0.0,
+                  "run_wall_time_s": round(time.perf_counter() - started, 1), "git_commit": commit,
+                  **environment.describe()}
+        path = _write_result(out, repro.name, tier, result)
+        log(f"{repro.name} [{tier}]: not run here: {e}; wrote {path}")
+        return result
+    values = numpy.array([r["value"] for r in per_seed])
     mean = float(values.mean())
     result = {
-        "name": repro.name,
-        "task": repro.task,
-        "tier": tier,
-        "recipe": repro.recipe,
-        "budget": spec.budget,
-        "budget_unit": repro.budget_unit,
-        "options": spec.options,
-        "config": repro.config,
-        "target": {"value": repro.target.value, "metric": repro.target.metric,
-                   "direction": repro.target.direction, "tolerance": repro.target.tolerance,
-                   "citation": repro.target.citation},
-        "bound": bound,
+        **_description(repro, tier, bound),
         "seeds": [r["seed"] for r in per_seed],
         "values": [r["value"] for r in per_seed],
         "mean": mean,
@@ -251,11 +250,7 @@ def run(repro: Reproduction, tier: str, seeds: int, out: str = DEFAULT_OUT, work
             result["weights"] = _hand_off(repro, work, weights_dir, per_seed[0], log)
         else:
             log(f"zoo file: not handed off, the tree is dirty ({commit})")
-    os.makedirs(out, exist_ok=True)
-    path = result_path(out, repro.name, tier)
-    with atomic_path(path) as tmp, open(tmp, "w") as f:
-        json.dump(result, f, indent=2)
-        f.write("\n")
+    path = _write_result(out, repro.name, tier, result)
     verdict = "PASS" if result["passed"] else "FAIL"
     metric = repro.target.metric
     log(f"{repro.name} [{tier}]: {metric} {format_value(mean, metric)} ± "
@@ -263,3 +258,32 @@ def run(repro: Reproduction, tier: str, seeds: int, out: str = DEFAULT_OUT, work
         f"{format_value(bound, metric)}: {verdict}; wrote {path}"
         + ("" if publishable else " (not publishable: dirty tree)"))
     return result
+
+
+def _description(repro: Reproduction, tier: str, bound: float) -> dict:
+    """The fields of a result record that describe what was asked for (not what was measured)."""
+    spec = repro.tier(tier)
+    return {
+        "name": repro.name,
+        "task": repro.task,
+        "tier": tier,
+        "recipe": repro.recipe,
+        "budget": spec.budget,
+        "budget_unit": repro.budget_unit,
+        "options": spec.options,
+        "config": repro.config,
+        "target": {"value": repro.target.value, "metric": repro.target.metric,
+                   "direction": repro.target.direction, "tolerance": repro.target.tolerance,
+                   "citation": repro.target.citation},
+        "bound": bound,
+    }
+
+
+def _write_result(out: str, name: str, tier: str, result: dict) -> str:
+    """Write ``result`` as the JSON file of ``name``'s ``tier`` in ``out``; returns its path."""
+    os.makedirs(out, exist_ok=True)
+    path = result_path(out, name, tier)
+    with atomic_path(path) as tmp, open(tmp, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    return path

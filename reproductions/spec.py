@@ -3,6 +3,12 @@ import dataclasses
 from typing import Any, Callable
 
 
+class NotRunHere(Exception):
+    """Raised by a train step when what its tier needs is absent here (a dataset, a GPU, published
+    weights); the message says what is missing and where it is expected. The runner records the
+    tier as "not run here" with that reason, and no number."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Target:
     """A published number to reproduce.
