@@ -32,8 +32,8 @@ class RandomizeAction(gymnasium.ActionWrapper):
         self._random = numpy.random.RandomState(numpy.random.randint(2 ** 31))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
-            self._random.seed(seed)
+        if seed is not None:   # RandomState takes seeds below 2**32; larger ones (gymnasium allows any) hashed
+            self._random.seed(seed if 0 <= seed < 2 ** 32 else numpy.random.SeedSequence(seed).generate_state(4))
         return super().reset(seed=seed, options=options)
 
     def action(self, action: Any) -> Any:

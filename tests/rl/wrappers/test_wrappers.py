@@ -106,6 +106,8 @@ def test_randomize_action_fraction_and_seeding():
     assert set(actions) == {0, 1, 2}
     assert 0.6 < actions.count(1) / len(actions) < 0.75  # 1/2 kept + 1/2 * 1/3 drawn as 1
     assert random_actions(3) == actions and random_actions(4) != actions
+    big = random_actions(2 ** 40 + 3)   # gymnasium allows seeds past RandomState's 2**32 (evaluation seeds are)
+    assert random_actions(2 ** 40 + 3) == big and random_actions(2 ** 40 + 4) != big
     with pytest.raises(ValueError, match=r"random_fraction must be in \[0, 1\], got 1.5"):
         RandomizeAction(ImageEnv(), 1.5)
     with pytest.raises(TypeError, match="only a Discrete action space"):
