@@ -25,10 +25,10 @@ from playwright.sync_api import expect  # noqa: E402
 SAFETY_STOP = 20_000   # iterations: the test stops the run from the page long before
 
 
-def _register(db_url, project_dir) -> None:
+def _register(db_url, project_dir, name="demo") -> None:
     from sqlalchemy import orm
     with orm.Session(store.engine(db_url)) as session:
-        store.create_project(session, str(project_dir), "demo")
+        store.create_project(session, str(project_dir), name)
 
 
 def _finished_run(out, lr, optimizer, losses):
@@ -141,9 +141,15 @@ def test_the_page_shows_server_text_as_text_and_flags_an_unreadable_log(db_url, 
     assert warning.inner_text().strip() == "⚠ log unreadable"
     assert "broken/log is not complete JSON" in warning.get_attribute("title")
     assert "skipping the log of run" in ui_server.output()   # and the server went on serving the page
+    # the run's own page shows the same text as text
+    row.locator("a").click()
+    expect(page.locator("#run-name")).to_have_text(name)
+    expect(page.locator("#run-args td").first).to_have_text("<b>0.1</b>")
+    assert page.locator("#run img, #run b").count() == 0 and page.title() == "kusari-ui"
 
 
 def _post(url: str, body: dict) -> dict:
+    """POST ``body`` as JSON to ``url``; the answer's JSON."""
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -161,6 +167,8 @@ def test_the_run_page_shows_its_log_images_and_the_trainers_answers(db_url, ui_s
     out = project / "trained"
     save_args({}, str(out))
     _register(db_url, project)
+    save_args({"lr": 1.0}, str(tmp_path / "other" / "elsewhere"))
+    _register(db_url, tmp_path / "other", "other")
     with urllib.request.urlopen(ui_server.url + "/api/v1/projects/1/results", timeout=30) as response:
         (result,) = json.load(response)["results"]   # the server's first look registers the run
     commands_url = ui_server.url + f"/api/v1/projects/1/results/{result['id']}/commands"
@@ -221,3 +229,8 @@ def test_the_run_page_shows_its_log_images_and_the_trainers_answers(db_url, ui_s
     page.locator("a", has_text="‹ all runs").click()
     expect(page.locator('#runs tr[data-run="late"]')).to_be_visible()
     assert page.locator("#run").is_hidden()
+    # the project list: another project's runs replace these
+    assert page.locator("#projects li").all_text_contents() == ["demo", "other"]
+    page.locator("#projects li", has_text="other").click()
+    expect(page.locator("#status")).to_have_text("other: 1 runs")
+    assert _names(page) == ["elsewhere"]
