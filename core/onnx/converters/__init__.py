@@ -8,7 +8,7 @@ import importlib
 
 import kusari.functions
 
-_FAMILIES = ("activation", "array", "connection", "math", "normalization", "pooling", "util")
+_FAMILIES = ("activation", "array", "connection", "loss", "math", "normalization", "pooling", "util")
 _converters = {}    # FunctionNode class -> converter
 _functions = {}     # name in kusari.functions -> the FunctionNode classes it applies
 _loaded = False
