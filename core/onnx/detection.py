@@ -6,6 +6,7 @@ that ``export`` traces it; ``export_detector`` exports that and, by default, app
 Python: preparing the images (resizing, mean subtraction, YOLO's letterbox canvas) and mapping the
 boxes back to each original image, which depend on each image's size.
 """
+import os
 from typing import Callable
 
 import numpy
@@ -79,7 +80,7 @@ def export_detector(model, x, filename=None, nms: bool = True, nms_thresh=None, 
     model : kusari.vision SSD300/SSD512, YOLOv2 or YOLOv3
     x : array, shape (B, 3, insize, insize)
         Example images prepared as ``predict`` prepares them; axis 0 is dynamic in the file.
-    filename : str or path, optional
+    filename : str, path or file object, optional
     nms : bool
         Append ONNX's ``NonMaxSuppression``; otherwise the file returns every anchor's box and scores.
     nms_thresh, score_thresh : float, optional
@@ -119,8 +120,10 @@ def export_detector(model, x, filename=None, nms: bool = True, nms_thresh=None, 
     _append_nms(proto, *names, n_box=proto.graph.output[0].type.tensor_type.shape.dim[1].dim_value,
                 nms_thresh=nms_thresh, score_thresh=score_thresh)
     onnx.checker.check_model(proto, full_check=True)
-    if filename is not None:
-        with open(filename, "wb") as f:
+    if hasattr(filename, "write"):
+        filename.write(proto.SerializeToString())
+    elif filename is not None:
+        with open(os.fspath(filename), "wb") as f:
             f.write(proto.SerializeToString())
     return proto
 

@@ -1,5 +1,7 @@
 """Detectors in ONNX Runtime: Faster R-CNN's extractors and RoI heads (VGG16 and FPN ResNet), and SSD's and
 YOLO's box decoding with NonMaxSuppression (``kusari.onnx.export_detector``) against ``predict``."""
+import io
+
 import numpy
 import pytest
 
@@ -237,7 +239,9 @@ def test_export_detector_matches_predict_exactly_with_ties(make):
     model = make()
     imgs = _images(model, 2) + [numpy.full((3, model.insize, model.insize), 100, numpy.float32)]
     x = _prepared(model, imgs)
-    proto = kusari.onnx.export_detector(model, x[:1])
+    buffer = io.BytesIO()
+    proto = kusari.onnx.export_detector(model, x[:1], filename=buffer)
+    assert buffer.getvalue() == proto.SerializeToString()
     assert "NonMaxSuppression" in [n.op_type for n in proto.graph.node]
     got = _onnx_detections(proto, x)
     want = model.predict(imgs)
