@@ -83,7 +83,9 @@ and (seed 57, case ``recurrent_dqn``) ``recurrent_dqn.npz``: ``DQN(recurrent=Tru
 driven on two environments, its stored episodes with their recurrent states, and three updates on
 them (``recurrent_dqn_case`` lists the contents); (seeds 58 and 59, case ``recurrent_ppo``)
 ``recurrent_ppo.npz`` and ``recurrent_ppo_cut.npz``: ``PPO(recurrent=True)`` with an LSTM on
-``ppo.npz``'s kind of rollout, whole and cut into sequences of 2 (``recurrent_ppo_run``).
+``ppo.npz``'s kind of rollout, whole and cut into sequences of 2 (``recurrent_ppo_run``); (seed 60,
+case ``ppo_obs_normalizer``) ``ppo_obs_normalizer.npz``: ``PPO`` with an ``EmpiricalNormalization``
+over two iterations (``ppo_obs_normalizer_case`` lists the contents).
 
 SGD stands in for Adam in the one-update cases: Adam's first step is ``lr * sign(g)`` up to eps, which
 would hide the loss scale and gradient clipping that these fixtures are there to check.
@@ -983,6 +985,86 @@ def recurrent_ppo_cases():
 
 
 CASES["recurrent_ppo"] = recurrent_ppo_cases
+
+
+def ppo_obs_normalizer_case():
+    """``ppo_obs_normalizer.npz`` (seed 60): ``ppo_case``'s agent with
+    ``obs_normalizer=EmpiricalNormalization(3, clip_threshold=3)``, two epochs of one minibatch of
+    the whole rollout, driven for 2 iterations of 2 environments x 6 steps (terminations and
+    truncations, fixed actions) on observations far from zero mean and unit variance (the first
+    iteration's are partly clipped). Stored: ``init/...``; per update ``after/...`` (first axis 2),
+    ``adv`` and ``v_teacher`` (2, 6, 2) and the normalizer's ``norm_mean``, ``norm_var`` (2, 3) and
+    ``norm_count`` (2,) after it; ``obs``, ``next_obs``, ``actions``, ``rewards``, ``terminated``,
+    ``truncated`` (12 steps, 2 envs); the final statistics."""
+    global rng
+    rng = np.random.RandomState(60)
+    torch.manual_seed(60)
+    random.seed(60)
+    n_envs, steps, n_updates = 2, 6, 2
+    model = randomize_biases(Branched(
+        nn.Sequential(MLP(OBS, 2, [HIDDEN], nonlinearity=torch.tanh),
+                      policies.SoftmaxCategoricalHead()),
+        MLP(OBS, 1, [HIDDEN], nonlinearity=torch.tanh)))
+    fixture = export("init", model)
+    normalizer = pfrl.nn.EmpiricalNormalization(OBS, clip_threshold=3)
+    agent = agents.PPO(model, sgd(model), normalizer, gamma=GAMMA, lambd=0.8,
+                       update_interval=n_envs * steps, minibatch_size=n_envs * steps, epochs=2,
+                       standardize_advantages=True)
+    total = steps * n_updates
+    terminated = np.zeros((total, n_envs), bool)
+    truncated = np.zeros((total, n_envs), bool)
+    terminated[[4, 8], 0] = True
+    terminated[[2, 10], 1] = True
+    truncated[[1], 0] = True
+    truncated[[7], 1] = True
+    center = np.array([2.0, -1.0, 0.5], np.float32)
+    scale = np.array([1.5, 0.5, 3.0], np.float32)
+
+    def draw(*shape):
+        return (center + scale * rng.uniform(-1, 1, shape + (OBS,))).astype(np.float32)
+
+    next_obs = draw(total, n_envs)
+    obs = np.empty((total, n_envs, OBS), np.float32)
+    obs[0] = draw(n_envs)
+    for t in range(1, total):
+        ended = terminated[t - 1] | truncated[t - 1]
+        obs[t] = np.where(ended[:, None], draw(n_envs), next_obs[t - 1])
+    actions = rng.randint(0, 2, (total, n_envs))
+    rewards = rng.uniform(-1, 1, (total, n_envs)).astype(np.float32)
+
+    datasets, history = [], []
+    update = agent._update
+
+    def recording_update(dataset):
+        datasets.append(list(dataset))
+        update(dataset)
+        history.append(dict(export("after", model), norm_mean=normalizer.mean.numpy(),
+                            norm_var=normalizer._var[0].numpy().copy(),
+                            norm_count=int(normalizer.count)))
+    agent._update = recording_update
+    for t in range(total):
+        agent.batch_act(obs[t])
+        agent.batch_last_action = list(actions[t])  # the fixed action instead of the sampled one
+        agent.batch_observe(next_obs[t], rewards[t], terminated[t], truncated[t])
+    assert len(datasets) == n_updates and agent.n_updates == n_updates * 2
+    adv = np.full((n_updates, steps, n_envs), np.nan, np.float32)
+    v_teacher = np.full((n_updates, steps, n_envs), np.nan, np.float32)
+    for u, dataset in enumerate(datasets):
+        block = obs[u * steps:(u + 1) * steps]
+        for transition in dataset:
+            t, i = map(int, np.argwhere((block == transition["state"]).all(axis=2))[0])
+            adv[u, t, i], v_teacher[u, t, i] = transition["adv"], transition["v_teacher"]
+    stats = dict(agent.get_statistics())
+    fixture.update({key: np.stack([h[key] for h in history]) for key in history[0]})
+    fixture.update(gamma=GAMMA, lambd=0.8, clip_threshold=3.0, obs=obs, next_obs=next_obs,
+                   actions=actions, rewards=rewards, terminated=terminated, truncated=truncated,
+                   adv=adv, v_teacher=v_teacher, average_value_loss=stats["average_value_loss"],
+                   average_policy_loss=stats["average_policy_loss"],
+                   explained_variance=stats["explained_variance"])
+    np.savez(out + "/ppo_obs_normalizer.npz", **fixture)
+
+
+CASES["ppo_obs_normalizer"] = ppo_obs_normalizer_case
 for case in sys.argv[2:] or CASES:  # in this order: the first five share one generator
     CASES[case]()
 print("pfrl", version("pfrl"), "torch", torch.__version__, "wrote", out)

@@ -76,6 +76,16 @@ def generalized_advantages(rewards: numpy.ndarray, values: numpy.ndarray,
     return advantages
 
 
+def check_obs_normalizer(who: str, obs_normalizer: Any) -> None:
+    """Refuse an ``obs_normalizer`` that is neither None nor a Link that learns with ``experience``
+    (an ``EmpiricalNormalization``), in ``who``'s name."""
+    if obs_normalizer is not None and not (
+            isinstance(obs_normalizer, kusari.Link)
+            and callable(getattr(obs_normalizer, "experience", None))):
+        raise TypeError(f"{who}: obs_normalizer must be None or an EmpiricalNormalization, got "
+                        f"{type(obs_normalizer).__name__}")
+
+
 def standardize(advantages: numpy.ndarray) -> numpy.ndarray:
     """``(a - mean) / (std + 1e-8)`` with the population std, in ``advantages``' dtype (PFRL's)."""
     return ((advantages - advantages.mean()) / (advantages.std() + 1e-8)).astype(
@@ -105,8 +115,10 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
     A subclass sets ``model`` (observations -> ``(action distribution, value (batch_size, 1))``),
     ``device``, ``batch_states``, ``phi``, ``gamma``, ``lambd``, ``update_interval`` and
     ``act_deterministically``, calls :meth:`_init_rollouts` and implements ``_update(last_next_x)``,
-    which usually starts with :meth:`_dataset`. The observations the model sees are passed through
-    ``obs_normalizer`` (an ``EmpiricalNormalization`` that is not updated there), when one is set.
+    which usually starts with :meth:`_dataset`. A subclass may set ``obs_normalizer`` (checked by
+    :func:`check_obs_normalizer`): the observations the model sees while acting and in
+    :meth:`_dataset` then pass through it without updating it, and it learns only in
+    :meth:`_learn_observations`, as PFRL's PPO and TRPO do.
     """
 
     obs_normalizer = None
@@ -211,6 +223,14 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
         """Learn from the collected rollout; ``last_next_x`` is the model input of the observations
         after its last step."""
         raise NotImplementedError
+
+    def _learn_observations(self, x: Any) -> Any:
+        """``obs_normalizer`` (if any) learns from the update's model input ``x``, which it then
+        normalizes: PFRL's order, after the dataset's values and log-probabilities and before the
+        networks learn, so that these see the new statistics."""
+        if self.obs_normalizer is not None:
+            self.obs_normalizer.experience(x)
+        return self._normalized(x)
 
     def _rollout_outputs(self, x: Any, actions: Any, bootstrap_x: Any, n_bootstrap: int
                          ) -> tuple[numpy.ndarray, ...]:

@@ -15,7 +15,7 @@ from kusari.rl.agents._common import (
     require_positive_int,
     split_policy_and_value,
 )
-from kusari.rl.agents._on_policy import OnPolicyAgent, standardize
+from kusari.rl.agents._on_policy import OnPolicyAgent, check_obs_normalizer, standardize
 from kusari.rl.agents._on_policy import generalized_advantages  # noqa: F401 (PPO's GAE, imported from here)
 from kusari.rl.agents._recurrent_on_policy import RecurrentRollouts
 from kusari.rl.utils import batch_states as default_batch_states
@@ -34,6 +34,11 @@ class PPO(RecurrentRollouts, OnPolicyAgent):
     model : kusari.Link
     optimizer : kusari.Optimizer
         Already set up on ``model``; its hyperparameters (``lr``, ``alpha``) are read at each step.
+    obs_normalizer : kusari.rl.nn.EmpiricalNormalization, optional
+        Normalizes the observations the model sees (acting, the rollout's values and
+        log-probabilities, the minibatches) without learning from them; at each update it learns
+        from the whole rollout's observations once, after the rollout's values and
+        log-probabilities and before the first epoch (PFRL's order). Saved with the agent.
     gpu : int, str or Device, optional
         PFRL's GPU id, or a device name (``'@cupy:0'``); None, a negative id or ``'@numpy'``: the host.
     gamma, lambd : float
@@ -73,9 +78,10 @@ class PPO(RecurrentRollouts, OnPolicyAgent):
     and ``explained_variance`` of the last iteration.
     """
 
-    saved_attributes = ("model", "optimizer", "n_updates")
+    saved_attributes = ("model", "optimizer", "obs_normalizer", "n_updates")
 
-    def __init__(self, model: kusari.Link, optimizer: kusari.Optimizer, gpu: int | None = None,
+    def __init__(self, model: kusari.Link, optimizer: kusari.Optimizer,
+                 obs_normalizer: kusari.Link | None = None, gpu: int | None = None,
                  gamma: float = 0.99, lambd: float = 0.95, phi: Callable = lambda x: x,
                  value_func_coef: float = 1.0, entropy_coef: float = 0.01,
                  update_interval: int = 2048, minibatch_size: int = 64, epochs: int = 10,
@@ -86,6 +92,7 @@ class PPO(RecurrentRollouts, OnPolicyAgent):
                  value_stats_window: int = 1000, entropy_stats_window: int = 1000,
                  value_loss_stats_window: int = 100, policy_loss_stats_window: int = 100):
         check_recurrence("PPO", "model", model, recurrent)
+        check_obs_normalizer("PPO", obs_normalizer)
         if max_recurrent_sequence_len is not None:
             require_positive_int("PPO", "max_recurrent_sequence_len", max_recurrent_sequence_len)
         require("PPO", "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
@@ -101,7 +108,9 @@ class PPO(RecurrentRollouts, OnPolicyAgent):
         check_optimizer("PPO", "optimizer", optimizer, model, "model")
         self.model = model
         self.optimizer = optimizer
-        self.device = place_model(gpu, model)
+        self.obs_normalizer = obs_normalizer
+        links = (model,) if obs_normalizer is None else (model, obs_normalizer)
+        self.device = place_model(gpu, *links)
         self.gamma = gamma
         self.lambd = lambd
         self.phi = phi
@@ -129,6 +138,7 @@ class PPO(RecurrentRollouts, OnPolicyAgent):
         """Train on the collected rollout; ``last_next_x`` is the model input of the observations
         after its last step."""
         x, actions, log_probs, values, advantages, value_targets = self._dataset(last_next_x)
+        x = self._learn_observations(x)
         if self.standardize_advantages:
             advantages = standardize(advantages)
         xp = numpy if self.device is None else self.device.xp

@@ -17,7 +17,13 @@ from kusari.rl.agents._common import (
     require,
     require_positive_int,
 )
-from kusari.rl.agents._on_policy import OnPolicyAgent, minibatch_indices, standardize, take_rows
+from kusari.rl.agents._on_policy import (
+    OnPolicyAgent,
+    check_obs_normalizer,
+    minibatch_indices,
+    standardize,
+    take_rows,
+)
 from kusari.rl.nn import Branched
 from kusari.rl.utils import batch_states as default_batch_states
 from kusari.rl.utils import conjugate_gradient
@@ -138,9 +144,7 @@ class TRPO(OnPolicyAgent):
         if policy is vf:
             raise ValueError("TRPO: policy and vf must be separate links (the policy is updated by "
                              "conjugate gradient and line search, the vf by its optimizer)")
-        if obs_normalizer is not None and not callable(getattr(obs_normalizer, "experience", None)):
-            raise TypeError(f"TRPO: obs_normalizer must be None or an EmpiricalNormalization, got "
-                            f"{type(obs_normalizer).__name__}")
+        check_obs_normalizer("TRPO", obs_normalizer)
         require("TRPO", "gamma", gamma, 0 <= gamma <= 1, "in [0, 1]")
         require("TRPO", "lambd", lambd, 0 <= lambd <= 1, "in [0, 1]")
         require("TRPO", "entropy_coef", entropy_coef, entropy_coef >= 0, ">= 0")
@@ -197,12 +201,10 @@ class TRPO(OnPolicyAgent):
     def _update(self, last_next_x: Any) -> None:
         """Update the policy, then the value function, on the collected rollout."""
         x, actions, log_probs, _, advantages, value_targets = self._dataset(last_next_x)
-        if self.obs_normalizer is not None:
-            self.obs_normalizer.experience(x)
+        states = self._learn_observations(x)
         if self.standardize_advantages:
             advantages = standardize(advantages)
         xp = numpy if self.device is None else self.device.xp
-        states = self._normalized(x)
         self._update_policy(states, actions, xp.asarray(log_probs), xp.asarray(advantages))
         self._update_vf(states, xp.asarray(value_targets))
 

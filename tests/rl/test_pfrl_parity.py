@@ -214,6 +214,63 @@ def test_ppo_gae_and_update_match_pfrl():
     assert_statistics(agent, fx, ("average_value_loss", "average_policy_loss", "explained_variance"))
 
 
+def run_ppo_with_obs_normalizer(fx: dict, learn_observations=None):
+    """kusari's PPO on the ``ppo_obs_normalizer`` fixture's rollouts; yields after each update the
+    agent, the update's index and its (advantages, value targets) as (steps, n_envs) arrays.
+    ``learn_observations`` replaces the agent's normalizer step (to show the fixture tells it)."""
+    n_updates, steps, n_envs = fx["adv"].shape
+    model = nn.Branched(
+        kusari.Sequential(nn.MLP(OBS, 2, [HIDDEN], nonlinearity=F.tanh), policies.SoftmaxCategoricalHead()),
+        nn.MLP(OBS, 1, [HIDDEN], nonlinearity=F.tanh))
+    load_params(model, fx, "init")
+    normalizer = nn.EmpiricalNormalization(OBS, clip_threshold=float(fx["clip_threshold"]))
+    agent = PPO(model, sgd(model), normalizer, gamma=float(fx["gamma"]), lambd=float(fx["lambd"]),
+                update_interval=steps * n_envs, minibatch_size=steps * n_envs, epochs=2,
+                standardize_advantages=True)
+    if learn_observations is not None:
+        agent._learn_observations = lambda x: learn_observations(agent, x)
+    datasets = []
+    make_dataset = agent._dataset
+    agent._dataset = lambda last_next_x: datasets.append(make_dataset(last_next_x)) or datasets[-1]
+    for t in range(steps * n_updates):
+        agent.batch_act(fx["obs"][t])
+        x, sampled = agent._pending  # PFRL was given fixed actions in place of its samples
+        agent._pending = (x, fx["actions"][t].astype(sampled.dtype))
+        agent.batch_observe(fx["next_obs"][t], fx["rewards"][t], fx["terminated"][t], fx["truncated"][t])
+        if (t + 1) % steps == 0:
+            advantages, value_targets = datasets[-1][4:]
+            yield agent, t // steps, advantages.reshape(steps, n_envs), value_targets.reshape(steps, n_envs)
+
+
+def test_ppo_obs_normalizer_matches_pfrl():
+    """The normalizer learns from each whole rollout once, after its values and before the epochs;
+    acting and the rollout's evaluation use it without learning (two iterations, clipping at 3)."""
+    fx = load_fixture("ppo_obs_normalizer")
+    for agent, k, advantages, value_targets in run_ppo_with_obs_normalizer(fx):
+        where = f"after update {k}"
+        numpy.testing.assert_allclose(advantages, fx["adv"][k], rtol=RTOL, atol=ATOL, err_msg=where)
+        numpy.testing.assert_allclose(value_targets, fx["v_teacher"][k], rtol=RTOL, atol=ATOL, err_msg=where)
+        norm = agent.obs_normalizer
+        assert norm.count == fx["norm_count"][k]
+        numpy.testing.assert_allclose(norm.mean, fx["norm_mean"][k], rtol=RTOL, atol=ATOL, err_msg=where)
+        numpy.testing.assert_allclose(norm._var[0], fx["norm_var"][k], rtol=RTOL, atol=ATOL, err_msg=where)
+        try:
+            assert_params(agent.model, {key: v[k] for key, v in fx.items() if key.startswith("after/")}, "after")
+        except AssertionError as e:
+            raise AssertionError(f"{where}: {e}") from None
+    assert agent.n_updates == 4
+    assert_statistics(agent, fx, ("average_value_loss", "average_policy_loss", "explained_variance"))
+    # the fixture tells PFRL's order: training on the statistics before the rollout's ends elsewhere
+
+    def learn_after(agent, x):
+        normalized = agent._normalized(x)
+        agent.obs_normalizer.experience(x)
+        return normalized
+    *_, (other, *_) = run_ppo_with_obs_normalizer(fx, learn_after)
+    last = {key: value[-1] for key, value in fx.items() if key.startswith("after/")}
+    assert max(numpy.abs(param.array - value).max() for _, param, value in _params(other.model, last, "after")) > 1e-3
+
+
 def deterministic_policy() -> kusari.Link:
     return kusari.Sequential(nn.MLP(OBS, 1, [HIDDEN]), F.tanh, policies.DeterministicHead())
 
