@@ -8,9 +8,8 @@ PFRL 0.4's examples/mujoco/reproduction/ppo/train_ppo.py (Schulman et al., 2017)
 tanh networks for a Gaussian policy (state-independent log-std starting at 0) and the value,
 orthogonally initialized (``_mujoco.gaussian_policy_and_vf``); Adam (lr 3e-4, eps 1e-5); 2048
 steps per update, 10 epochs of minibatches of 64, clipping 0.2, no entropy bonus, value loss
-weight 1, advantages standardized, gamma 0.995, GAE lambda 0.97; 100 evaluation episodes every
-10**5 steps. PFRL also normalizes observations (``EmpiricalNormalization``, clipped at 5):
-kusari's PPO takes no ``obs_normalizer`` yet (TRPO does), so observations go in raw here.
+weight 1, advantages standardized, gamma 0.995, GAE lambda 0.97, observations normalized by
+``EmpiricalNormalization`` clipped at 5; 100 evaluation episodes every 10**5 steps.
 """
 from kusari import optimizers
 from kusari.rl import agents, nn
@@ -37,11 +36,13 @@ def build_agent(args, env) -> agents.PPO:
     _common.require_action_space(env, discrete=False, agent_name="PPO")
     policy, vf = _mujoco.gaussian_policy_and_vf(env, vf_last_gain=1.0)
     model = nn.Branched(policy, vf)
+    obs_size, _ = _common.space_sizes(env)
     return agents.PPO(
-        model, optimizers.Adam(alpha=args.lr, eps=1e-5).setup(model), gpu=args.gpu, gamma=args.gamma,
-        lambd=args.lambd, value_func_coef=1.0, entropy_coef=0.0, update_interval=args.update_interval,
-        minibatch_size=args.minibatch_size, epochs=args.epochs, clip_eps=args.clip_eps,
-        clip_eps_vf=None, standardize_advantages=True)
+        model, optimizers.Adam(alpha=args.lr, eps=1e-5).setup(model),
+        obs_normalizer=nn.EmpiricalNormalization(obs_size, clip_threshold=5), gpu=args.gpu,
+        gamma=args.gamma, lambd=args.lambd, value_func_coef=1.0, entropy_coef=0.0,
+        update_interval=args.update_interval, minibatch_size=args.minibatch_size,
+        epochs=args.epochs, clip_eps=args.clip_eps, clip_eps_vf=None, standardize_advantages=True)
 
 
 def main(argv=None):
