@@ -22,8 +22,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kusari.ui import commands as _commands
 from kusari.ui import assets as _assets
+from kusari.ui import commands as _commands
 from kusari.ui import crawler, store
 
 # the curves one series request may ask for: a chart of more is unreadable anyway

@@ -1,7 +1,7 @@
 """The dashboard's store: projects, their runs (result folders), each run's arguments and log (one row
-per run holding the whole log, so a run's chart is one read however long it trained), in SQLite under
-``KUSARI_HOME/ui`` through SQLAlchemy (another database with ``--db URL``); the schema is
-Alembic's (``migrations/``), so an upgrade keeps users' data."""
+per run holding the whole log, so a run's chart is one read however long it trained) and the ids of its
+image files, in SQLite under ``KUSARI_HOME/ui`` through SQLAlchemy (another database with ``--db URL``);
+the schema is Alembic's (``migrations/``), so an upgrade keeps users' data."""
 import io
 import json
 import os

@@ -103,6 +103,13 @@ def test_the_page_charts_a_training_run_sorts_filters_and_steers_it(db_url, ui_s
         page.once("dialog", lambda dialog: dialog.accept("0.001"))
         live.get_by_role("button", name="lr…").click()
         expect(live).to_contain_text("adjust_hyperparams: SUCCESS", timeout=20_000)
+        # a whole LogReport interval at the new rate before the stop, however slowly the loaded machine
+        # trains (at load 14 the stop once landed in the interval of the change)
+        with open(project / "live" / "commands.responses") as f:
+            changed_at = json.load(f)["0"]["iteration"]
+        deadline = time.monotonic() + 30
+        while trainer.updater.iteration < changed_at + 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
         live.get_by_role("button", name="stop").click()
         expect(live).to_contain_text("stop: SUCCESS", timeout=20_000)
     finally:
