@@ -44,3 +44,26 @@ def test_log_refuses_what_is_not_a_number_and_a_missing_init(tmp_path):
         client.log({"name": "x"})
     with pytest.raises(TypeError, match="log: value must be a dict of numbers, got list"):
         client.log([1])
+
+
+def test_log_reporter_as_logreports_postprocess_copies_each_entry(tmp_path):
+    """ChainerUI's habit: ``LogReport(postprocess=log_reporter())`` in a Trainer writes the same entries
+    into the run that ``init`` started as into the Trainer's own log."""
+    import kusari.links as L
+    from kusari import iterators, optimizers, training
+    from kusari.training import extensions
+    x = numpy.random.default_rng(0).standard_normal((16, 3)).astype(numpy.float32)
+    model = L.Classifier(L.Linear(3, 2))
+    optimizer = optimizers.SGD(lr=0.1)
+    optimizer.setup(model)
+    updater = training.updaters.StandardUpdater(
+        iterators.SerialIterator(list(zip(x, (x[:, 0] > 0).astype(numpy.int32))), 4), optimizer)
+    trainer = training.Trainer(updater, (12, "iteration"), out=str(tmp_path / "trainer"))
+    out = client.init(str(tmp_path / "proj"), result_name="copied")
+    trainer.extend(extensions.LogReport(trigger=(4, "iteration"), postprocess=client.log_reporter()))
+    trainer.run()
+    with open(tmp_path / "trainer" / "log") as f:
+        expected = json.load(f)
+    with open(f"{out}/log") as f:
+        assert json.load(f) == expected
+    assert [e["iteration"] for e in expected] == [4, 8, 12]
