@@ -39,12 +39,14 @@ def check_full_tier(datasets: dict, gpu: bool = True) -> None:
     """Raise NotRunHere naming what is absent: a CUDA GPU (if ``gpu``), and each of ``datasets``
     (``{what: folder relative to the dataset root}``) whose folder does not exist."""
     root = dataset_root()
-    missing = [f"{what} (expected at {os.path.join(root, folder)})" for what, folder in datasets.items()
-               if not os.path.isdir(os.path.join(root, folder))]
+    absent = [f"{what} ({folder})" for what, folder in datasets.items() if not os.path.isdir(os.path.join(root, folder))]
+    reasons = []
     if gpu and gpu_count() == 0:
-        missing.insert(0, "a CUDA GPU (ChainerCV trained on GPUs; CuPy sees none here)")
-    if missing:
-        raise NotRunHere("absent here: " + "; ".join(missing))
+        reasons.append("no CUDA GPU (ChainerCV trained on GPUs; CuPy sees none)")
+    if absent:
+        reasons.append(f"absent from the dataset root {root}: {', '.join(absent)}")
+    if reasons:
+        raise NotRunHere("; ".join(reasons))
 
 
 def run_script(script: str, argv: list, dataset_root_dir: str | None = None) -> None:

@@ -66,7 +66,7 @@ def published_reproduction(*, name: str, task: str, target: Target, make_model, 
             try:
                 model = make_model(weights)
             except (DownloadError, FileNotFoundError) as e:
-                raise NotRunHere(f"absent here: ChainerCV's published weights {weights!r} ({e})") from None
+                raise NotRunHere(f"ChainerCV's published weights {weights!r} could not be fetched ({e})") from None
         return model, make_dataset(root)
 
     def evaluate(artifact, tier, seed):

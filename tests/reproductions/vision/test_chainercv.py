@@ -41,16 +41,16 @@ def test_the_full_tier_is_not_run_without_a_gpu_or_the_dataset(tmp_path, monkeyp
     repro = REPROS["vision/chainercv_faster_rcnn_vgg16_voc07"]
     with pytest.raises(NotRunHere) as e:
         repro.train(repro.tier("full"), 0, str(tmp_path / "work"))
-    message = str(e.value)
-    assert message.startswith("absent here: a CUDA GPU")
-    assert f"VOC 2007 test (expected at {tmp_path}/voc/VOCdevkit/VOC2007_test)" in message
+    assert str(e.value) == (f"no CUDA GPU (ChainerCV trained on GPUs; CuPy sees none); absent from the dataset root "
+                            f"{tmp_path}: VOC 2007 trainval (voc/VOCdevkit/VOC2007), VOC 2007 test "
+                            f"(voc/VOCdevkit/VOC2007_test)")
 
     # with a GPU but without the data, the data alone is named
     monkeypatch.setattr(_chainercv, "gpu_count", lambda: 1)
     (tmp_path / "voc" / "VOCdevkit" / "VOC2007").mkdir(parents=True)
     with pytest.raises(NotRunHere) as e:
         repro.train(repro.tier("full"), 0, str(tmp_path / "work"))
-    assert str(e.value) == f"absent here: VOC 2007 test (expected at {tmp_path}/voc/VOCdevkit/VOC2007_test)"
+    assert str(e.value) == f"absent from the dataset root {tmp_path}: VOC 2007 test (voc/VOCdevkit/VOC2007_test)"
 
 
 def test_the_full_tier_runs_chainercvs_command_where_gpu_and_data_are(tmp_path, monkeypatch):
@@ -120,10 +120,10 @@ def test_published_full_tier_names_the_absent_data_then_the_absent_weights(tmp_p
         name="vision/published_toy", task="toy", target=Target(0.5, "map", "higher", 0.0, "c"),
         make_model=make_model, make_dataset=None, make_evaluator=None, score_key="main/map", quick_fixture="voc",
         full_datasets={"VOC 2007 test": "voc/VOCdevkit/VOC2007_test"}, weights="voc07", recipe="r")
-    with pytest.raises(NotRunHere, match=rf"^absent here: VOC 2007 test \(expected at {tmp_path}/voc/VOCdevkit/"):
+    with pytest.raises(NotRunHere, match=rf"^absent from the dataset root {tmp_path}: VOC 2007 test \(voc/VOCdevkit/"):
         repro.train(repro.tier("full"), 0, str(tmp_path))
     (tmp_path / "voc" / "VOCdevkit" / "VOC2007_test").mkdir(parents=True)
-    with pytest.raises(NotRunHere, match=r"^absent here: ChainerCV's published weights 'voc07' \(voc07.npz: cannot "):
+    with pytest.raises(NotRunHere, match=r"^ChainerCV's published weights 'voc07' could not be fetched \(voc07.npz: "):
         repro.train(repro.tier("full"), 0, str(tmp_path))
 
 
