@@ -13,6 +13,7 @@ from kusari.model_zoo import vision_faster_rcnn  # NOQA  (registers ChainerCV's 
 from kusari.model_zoo import vision_fpn  # NOQA  (registers ChainerCV's published FPN detector weights)
 from kusari.model_zoo import vision_segmentation  # NOQA  (ChainerCV's published semantic segmentation weights)
 from kusari.model_zoo import vision_fcis  # NOQA  (registers ChainerCV's published FCIS weights)
+from kusari.model_zoo import vision_raccoon  # NOQA  (kusari's own raccoon detector, shipped)
 from kusari.model_zoo.archive import pack_directory, unpack_directory  # NOQA
 from kusari.model_zoo.registry import Entry, info, load, register, unregister, weights_path  # NOQA
 from kusari.model_zoo.registry import names as list  # NOQA

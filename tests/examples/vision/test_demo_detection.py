@@ -77,3 +77,31 @@ def test_help_says_where_the_weights_come_from():
 def test_unknown_model_is_refused():
     proc = _run("--model", "yolo_v4")
     assert proc.returncode == 2 and "invalid choice: 'yolo_v4'" in proc.stderr
+
+
+def test_zoo_detector_replaces_model(shared_data, tmp_path):
+    from kusari import model_zoo
+    from kusari.vision.utils import read_image
+    image = os.path.join(shared_data, "raccoon", "images", "raccoon-1.jpg")
+    out = str(tmp_path / "raccoon.png")
+    proc = _run("--pretrained-model", "faster-rcnn-small-raccoon", "--label-names", "raccoon", "--out", out, image)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    (bbox,), _, (score,) = model_zoo.load("faster-rcnn-small-raccoon").predict([read_image(image, color=True)])
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"{len(bbox)} objects in {image} (faster-rcnn-small-raccoon, score_thresh 0.7)"
+    assert [line.split("\t")[0] for line in lines[1:1 + len(bbox)]] == ["raccoon"] * len(bbox)
+    assert os.path.getsize(out) > 0
+
+
+def test_zoo_detector_needs_matching_label_names(tmp_path):
+    proc = _run("--pretrained-model", "faster-rcnn-small-raccoon", "--out", str(tmp_path / "x.png"), "x.jpg")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "'faster-rcnn-small-raccoon' detects 1 classes but 20 label names were given; pass --label-names" \
+        in proc.stderr
+
+
+def test_missing_weights_are_a_message(tmp_path):
+    missing = str(tmp_path / "missing.npz")
+    proc = _run("--model", "yolo_v2_tiny", "--pretrained-model", missing, "--out", str(tmp_path / "x.png"), "x.jpg")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"demo_detection.py: YOLOv2Tiny: pretrained_model={missing!r} is neither")
