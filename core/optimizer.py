@@ -136,7 +136,8 @@ class UpdateRule:
             if param.grad is not None:
                 param.grad = param.grad / param._loss_scale
             param._loss_scale = None
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        # an uninitialized parameter (a lazy link not called yet) has nothing to update in float32
+        if self._use_fp32_update and param.array is not None and param.dtype == numpy.float16:
             self._update_fp32(param)
             return
         if self._state is None:

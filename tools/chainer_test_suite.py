@@ -68,6 +68,9 @@ markers =
 # each): (kind, reason, regex searched in "<test id> <message>"). A failure no entry matches is a gap.
 CLASSES = (
     ("deliberate", "no deprecated paths, so no DeprecationWarning", r"DeprecationWarning not triggered"),
+    ("deliberate", "no deprecated names or arguments (optimizer.WeightDecay & co., test=, wscale=)",
+     r"module 'kusari.optimizer' has no attribute '(WeightDecay|Lasso|Gradient\w*)'|"
+     r"unexpected keyword argument '(test|wscale)'"),
     ("deliberate", "NumPy 2's integer rules (NEP 50)", r"OverflowError: Python integer -?\d+ out of bounds"),
     ("deliberate", "NumPy 2 refuses a float pad width", r"`pad_width` must be of integral type"),
     ("deliberate", "no ChainerX", r"chainerx_array|update_core_chainerx|\.test_(to|from)_chx_override"),

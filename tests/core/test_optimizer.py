@@ -146,3 +146,16 @@ def test_update_rule_ensure_state_creates_the_state_once():
     rule.state["m"][...] = 1
     rule.ensure_state(param)          # an existing state is kept
     assert rule.state["m"].all()
+
+
+@pytest.mark.parametrize("initializer", [None, kusari.initializers.Normal(dtype=numpy.float16)])
+def test_fp32_update_skips_an_uninitialized_parameter(initializer):
+    # a lazy link not called yet: its parameter has no array, and possibly no known dtype
+    link = kusari.links.Linear(None, 2, nobias=True, initialW=initializer)
+    optimizer = optimizers.SGD(lr=0.1)
+    optimizer.setup(link)
+    optimizer.use_fp32_update()
+    optimizer.update()
+    assert link.W.array is None
+    link(numpy.ones((1, 3), numpy.float16 if initializer is not None else numpy.float32))
+    assert link.W.array is not None
