@@ -122,6 +122,12 @@ def cast_like(x, *params) -> tuple:
     parameter is not float, they are left for the op's own checks to refuse. Returns a tuple.
     """
     dtype = getattr(x, "dtype", None)
+    for p in params:   # the common case, one dtype, costs this loop only (ops like linear are hot)
+        d = getattr(p, "dtype", None)
+        if d is not None and d is not dtype and d != dtype:
+            break
+    else:
+        return params
     if dtype is None or dtype.kind != "f":
         return params
     return _cast_floats(dtype, params)
