@@ -79,7 +79,7 @@ def test_fpn_trains_evaluates_and_snapshots(coco_root, tmp_path, model, evaluate
         assert 0.005 / 3 < entry["lr"] < 0.005
         assert numpy.isfinite(entry["main/loss"])
     assert ("main/loss/mask_head" in log[-1]) == model.startswith("mask")
-    assert evaluated not in log[0] and 0 <= log[1][evaluated] <= 1 or numpy.isnan(log[1][evaluated])
+    assert evaluated not in log[0] and 0 <= log[1][evaluated] <= 1   # COCO's AP, at --eval-interval 4
     for name in ("snapshot_iter_2", "snapshot_iter_4", "model_iter_4", "loss.png"):
         assert (out / name).is_file(), name
 
