@@ -2,6 +2,7 @@
 from typing import Any
 
 import kusari
+from kusari.rl.action_value import ActionValue
 from kusari.rl.agents.dqn import DQN, eval_forward
 
 
@@ -28,9 +29,14 @@ class AL(DQN):
         super().__init__(*args, **kwargs)
 
     def _compute_target_values(self, exp_batch: dict[str, Any]):
-        """``T Q + alpha * A_target(s, a)``, shape (B,)."""
-        t_q = super()._compute_target_values(exp_batch)
+        """``T Q + alpha * (the advantage term)``, shape (B,)."""
         target_cur = eval_forward(self.target_model, exp_batch["state"])
+        target_next = eval_forward(self.target_model, exp_batch["next_state"])
+        t_q = self._bellman_target(exp_batch, target_next)
         with kusari.no_backprop_mode():
-            advantage = target_cur.compute_advantage(exp_batch["action"]).array
+            advantage = self._advantage_term(exp_batch["action"], target_cur, target_next)
         return t_q + self.alpha * advantage
+
+    def _advantage_term(self, actions, target_cur: ActionValue, target_next: ActionValue):
+        """``A_target(s, a)``, shape (B,), from the target network's values of s and s'."""
+        return target_cur.compute_advantage(actions).array
