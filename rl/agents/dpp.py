@@ -39,11 +39,6 @@ class AbstractDPP(DQN):
                     - self._l_operator(target_cur).array)
 
 
-def _check_eta(agent: AbstractDPP, eta: float) -> None:
-    if not eta > 0:
-        raise ValueError(f"{type(agent).__name__}: eta must be > 0, got {eta!r}")
-
-
 class DPP(AbstractDPP):
     """DPP with the Boltzmann average ``L Psi = sum_a softmax(eta Psi)(a) Psi(s, a)``.
 
@@ -56,7 +51,8 @@ class DPP(AbstractDPP):
     """
 
     def __init__(self, *args, eta: float = 1.0, **kwargs):
-        _check_eta(self, eta)
+        if not eta > 0:
+            raise ValueError(f"{type(self).__name__}: eta must be > 0, got {eta!r}")
         self.eta = eta
         super().__init__(*args, **kwargs)
 
@@ -64,21 +60,9 @@ class DPP(AbstractDPP):
         return qout.compute_expectation(self.eta)
 
 
-class DPPL(AbstractDPP):
-    """DPP with the soft maximum ``L Psi = log sum_a exp(eta Psi(s, a)) / eta``.
-
-    Parameters
-    ----------
-    *args, **kwargs
-        As :class:`~kusari.rl.agents.dqn.DQN`.
-    eta : float
-        Inverse temperature, > 0.
-    """
-
-    def __init__(self, *args, eta: float = 1.0, **kwargs):
-        _check_eta(self, eta)
-        self.eta = eta
-        super().__init__(*args, **kwargs)
+class DPPL(DPP):
+    """DPP with the soft maximum ``L Psi = log sum_a exp(eta Psi(s, a)) / eta``. Same arguments as
+    :class:`DPP` (``eta``: inverse temperature, > 0)."""
 
     def _l_operator(self, qout: DiscreteActionValue) -> kusari.Variable:
         return F.logsumexp(self.eta * qout.q_values, axis=1) / self.eta
