@@ -113,9 +113,9 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
     learn from them once (PPO, TRPO).
 
     A subclass sets ``model`` (observations -> ``(action distribution, value (batch_size, 1))``),
-    ``device``, ``batch_states``, ``phi``, ``gamma``, ``lambd``, ``update_interval`` and
-    ``act_deterministically``, calls :meth:`_init_rollouts` and implements ``_update(last_next_x)``,
-    which usually starts with :meth:`_dataset`. A subclass may set ``obs_normalizer`` (checked by
+    ``device``, ``batch_states``, ``phi``, ``gamma``, ``lambd``, ``update_interval``,
+    ``standardize_advantages`` and ``act_deterministically``, calls :meth:`_init_rollouts` and
+    implements ``_update(last_next_x)``, which usually starts with :meth:`_training_data`. A subclass may set ``obs_normalizer`` (checked by
     :func:`check_obs_normalizer`): the observations the model sees while acting and in
     :meth:`_dataset` then pass through it without updating it, and it learns only in
     :meth:`_learn_observations`, as PFRL's PPO and TRPO do.
@@ -231,6 +231,29 @@ class OnPolicyAgent(AttributeSavingMixin, BatchAgent):
         if self.obs_normalizer is not None:
             self.obs_normalizer.experience(x)
         return self._normalized(x)
+
+    def _training_data(self, last_next_x: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
+        """:meth:`_dataset`'s ``(inputs, actions, log-probabilities, values, advantages, value
+        targets)`` ready to learn from: the inputs through :meth:`_learn_observations`, the
+        advantages standardized if ``standardize_advantages``, the four arrays (n,) on the agent's
+        device."""
+        x, actions, log_probs, values, advantages, value_targets = self._dataset(last_next_x)
+        x = self._learn_observations(x)
+        if self.standardize_advantages:
+            advantages = standardize(advantages)
+        xp = self._xp
+        return (x, actions, *(xp.asarray(a) for a in (log_probs, values, advantages, value_targets)))
+
+    def _on_device(self, indices: Iterator[numpy.ndarray]) -> Iterator[Any]:
+        """Each index array of ``indices`` on the agent's device (to pick minibatch rows there)."""
+        xp = self._xp
+        for index in indices:
+            yield index if xp is numpy else xp.asarray(index)
+
+    @property
+    def _xp(self):
+        """The array module of the agent's device."""
+        return numpy if self.device is None else self.device.xp
 
     def _rollout_outputs(self, x: Any, actions: Any, bootstrap_x: Any, n_bootstrap: int
                          ) -> tuple[numpy.ndarray, ...]:

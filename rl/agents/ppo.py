@@ -5,7 +5,6 @@ from typing import Any
 
 import kusari
 import kusari.functions as F
-import numpy
 from kusari.optimizer_hooks import GradientClipping
 from kusari.rl.agents._common import (
     check_optimizer,
@@ -15,7 +14,7 @@ from kusari.rl.agents._common import (
     require_positive_int,
     split_policy_and_value,
 )
-from kusari.rl.agents._on_policy import OnPolicyAgent, check_obs_normalizer, standardize
+from kusari.rl.agents._on_policy import OnPolicyAgent, check_obs_normalizer
 from kusari.rl.agents._on_policy import generalized_advantages  # noqa: F401 (PPO's GAE, imported from here)
 from kusari.rl.agents._recurrent_on_policy import RecurrentRollouts
 from kusari.rl.utils import batch_states as default_batch_states
@@ -137,16 +136,8 @@ class PPO(RecurrentRollouts, OnPolicyAgent):
     def _update(self, last_next_x: Any) -> None:
         """Train on the collected rollout; ``last_next_x`` is the model input of the observations
         after its last step."""
-        x, actions, log_probs, values, advantages, value_targets = self._dataset(last_next_x)
-        x = self._learn_observations(x)
-        if self.standardize_advantages:
-            advantages = standardize(advantages)
-        xp = numpy if self.device is None else self.device.xp
-        advantages, log_probs, values, value_targets = (
-            xp.asarray(a) for a in (advantages, log_probs, values, value_targets))
-        for index in self._minibatches(len(values)):
-            if xp is not numpy:
-                index = xp.asarray(index)
+        x, actions, log_probs, values, advantages, value_targets = self._training_data(last_next_x)
+        for index in self._on_device(self._minibatches(len(values))):
             self._update_minibatch(self._minibatch_input(x, index), actions[index],
                                    advantages[index], log_probs[index], values[index, None],
                                    value_targets[index, None])

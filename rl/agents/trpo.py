@@ -21,7 +21,6 @@ from kusari.rl.agents._on_policy import (
     OnPolicyAgent,
     check_obs_normalizer,
     minibatch_indices,
-    standardize,
     take_rows,
 )
 from kusari.rl.nn import Branched
@@ -200,13 +199,9 @@ class TRPO(OnPolicyAgent):
 
     def _update(self, last_next_x: Any) -> None:
         """Update the policy, then the value function, on the collected rollout."""
-        x, actions, log_probs, _, advantages, value_targets = self._dataset(last_next_x)
-        states = self._learn_observations(x)
-        if self.standardize_advantages:
-            advantages = standardize(advantages)
-        xp = numpy if self.device is None else self.device.xp
-        self._update_policy(states, actions, xp.asarray(log_probs), xp.asarray(advantages))
-        self._update_vf(states, xp.asarray(value_targets))
+        states, actions, log_probs, _, advantages, value_targets = self._training_data(last_next_x)
+        self._update_policy(states, actions, log_probs, advantages)
+        self._update_vf(states, value_targets)
 
     def _gain(self, distrib, actions: Any, log_probs_old: Any, advantages: Any) -> kusari.Variable:
         """The surrogate gain ``mean(exp(log pi - log pi_old) * A) + entropy_coef * mean(H)``."""
@@ -287,10 +282,8 @@ class TRPO(OnPolicyAgent):
     def _update_vf(self, states: Any, value_targets: Any) -> None:
         """``vf_epochs`` passes of the value function's optimizer over minibatches of the rollout
         on the squared error to ``value_targets`` (n,)."""
-        xp = numpy if self.device is None else self.device.xp
-        for index in minibatch_indices(len(value_targets), self.vf_batch_size, self.vf_epochs):
-            if xp is not numpy:
-                index = xp.asarray(index)
+        for index in self._on_device(minibatch_indices(len(value_targets), self.vf_batch_size,
+                                                       self.vf_epochs)):
             # the values' shape (n, 1) was checked when the dataset was made
             loss = F.mean_squared_error(self.vf(take_rows(states, index)), value_targets[index, None])
             self.vf.cleargrads()
