@@ -1,4 +1,5 @@
-"""Shared by the DDPG, TD3 and SAC tests: a one-step contextual bandit, a linear critic, a run loop."""
+"""Shared by the DDPG, TD3 and SAC tests: a one-step contextual bandit, a linear critic; and the
+run loop of all agents' tests."""
 import gymnasium
 import kusari
 import numpy
@@ -29,6 +30,8 @@ def linear_critic(obs_size, action_size):
 
 
 def run(agent, env, steps, seed=0):
+    """``steps`` steps of ``agent`` acting and observing in ``env`` (reset with ``seed``, then
+    unseeded at each episode end); shared by the tests of all agents."""
     obs, _ = env.reset(seed=seed)
     for _ in range(steps):
         obs, reward, terminated, truncated, _ = env.step(agent.act(obs))

@@ -13,6 +13,7 @@ from kusari import optimizers
 from kusari.rl import explorers, q_functions
 from kusari.rl.replay_buffers import ReplayBuffer
 from kusari.rl.utils import set_random_seed
+from rl_continuous_control import run
 
 GAMMA, EPSILON = 0.9, 0.5
 
@@ -40,22 +41,26 @@ class TwoStateChain(gymnasium.Env):
 Q_STAR = numpy.array([[0.9, 0.5], [1.0, 0.0]])
 
 
-def learn_chain(cls, steps=600, lr=0.05, **kwargs):
-    """Train ``cls`` (tabular Q: one-hot states into a bias-free Linear) for ``steps`` steps with
-    epsilon-greedy exploration (epsilon 0.5), seeded; returns the agent and its Q-values (2, 2)."""
+def train_on_chain(cls, make_q, steps, lr, **kwargs):
+    """``cls`` with the Q-function ``make_q()`` trained for ``steps`` steps on
+    :class:`TwoStateChain` with Adam(``lr``) and epsilon-greedy exploration (epsilon 0.5), seeded."""
     set_random_seed(0)
     env = TwoStateChain()
     env.action_space.seed(0)
-    q = q_functions.SingleModelStateQFunctionWithDiscreteAction(L.Linear(2, 2, nobias=True))
+    q = make_q()
     agent = cls(q, optimizers.Adam(lr).setup(q), ReplayBuffer(1000), GAMMA,
                 explorers.ConstantEpsilonGreedy(EPSILON, env.action_space.sample), replay_start_size=16,
                 minibatch_size=16, target_update_interval=10, **kwargs)
-    obs, _ = env.reset(seed=0)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
+    run(agent, env, steps)
+    return agent
+
+
+def learn_chain(cls, steps=600, lr=0.05, **kwargs):
+    """:func:`train_on_chain` with tabular Q (one-hot states into a bias-free Linear); returns the
+    agent and its Q-values (2, 2)."""
+    agent = train_on_chain(
+        cls, lambda: q_functions.SingleModelStateQFunctionWithDiscreteAction(L.Linear(2, 2, nobias=True)),
+        steps, lr, **kwargs)
     with agent.eval_mode():
         return agent, agent.model(numpy.eye(2, dtype=numpy.float32)).q_values.array
 

@@ -1,5 +1,4 @@
 """kusari.rl.agents.categorical_dqn: the projection and one update against NumPy, a known MDP learnt, bad input."""
-import gymnasium
 import kusari
 import kusari.functions as F
 import kusari.links as L
@@ -9,7 +8,7 @@ from kusari import optimizers
 from kusari.rl import explorers, q_functions
 from kusari.rl.agents.categorical_dqn import CategoricalDoubleDQN, CategoricalDQN, categorical_projection
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer, ReplayBuffer
-from kusari.rl.utils import set_random_seed
+from rl_discrete_chain import Q_STAR, train_on_chain
 
 N_ATOMS, N_ACTIONS, OBS = 5, 2, 3
 Z = numpy.linspace(-2, 2, N_ATOMS, dtype=numpy.float32)
@@ -146,44 +145,11 @@ def test_observation_of_another_shape_is_refused_at_act():
         agent.act(numpy.float32([1, 0, 0, 0]))
 
 
-class TwoStateChain(gymnasium.Env):
-    """State 0: action 0 moves to state 1 (reward 0), action 1 ends with 0.5. State 1: action 0
-    ends with 1, action 1 ends with 0. With gamma 0.9: Q*(0) = [0.9, 0.5], Q*(1) = [1, 0]."""
-
-    observation_space = gymnasium.spaces.Box(0, 1, (2,), numpy.float32)
-    action_space = gymnasium.spaces.Discrete(2)
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed)
-        self.state = 0
-        return numpy.eye(2, dtype=numpy.float32)[0], {}
-
-    def step(self, action):
-        if self.state == 0 and action == 0:
-            self.state = 1
-            return numpy.eye(2, dtype=numpy.float32)[1], 0.0, False, False, {}
-        reward = {(0, 1): 0.5, (1, 0): 1.0, (1, 1): 0.0}[(self.state, int(action))]
-        return numpy.eye(2, dtype=numpy.float32)[self.state], reward, True, False, {}
-
-
-Q_STAR = numpy.array([[0.9, 0.5], [1.0, 0.0]])
-
-
 @pytest.mark.parametrize("cls", [CategoricalDQN, CategoricalDoubleDQN])
 def test_learns_the_optimal_q_values(cls):
-    set_random_seed(0)
-    env = TwoStateChain()
-    env.action_space.seed(0)
-    q = q_functions.DistributionalFCStateQFunctionWithDiscreteAction(2, 2, 11, -0.5, 1.5, 16, 1)
-    agent = cls(q, optimizers.Adam(0.01).setup(q), ReplayBuffer(1000), 0.9,
-                explorers.ConstantEpsilonGreedy(0.5, env.action_space.sample), replay_start_size=16,
-                minibatch_size=16, target_update_interval=10)
-    obs, _ = env.reset(seed=0)
-    for _ in range(800):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
+    agent = train_on_chain(
+        cls, lambda: q_functions.DistributionalFCStateQFunctionWithDiscreteAction(2, 2, 11, -0.5, 1.5, 16, 1),
+        steps=800, lr=0.01)
     with agent.eval_mode():
         q_values = agent.model(numpy.eye(2, dtype=numpy.float32)).q_values.array
         numpy.testing.assert_array_equal(agent.batch_act(list(numpy.eye(2, dtype=numpy.float32))), [0, 0])

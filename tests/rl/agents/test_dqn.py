@@ -16,6 +16,8 @@ from kusari.rl.agents.dqn import DQN
 from kusari.rl.agents.pal import PAL
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer, ReplayBuffer
 from kusari.rl.utils import set_random_seed, synchronize_parameters
+from rl_continuous_control import run
+from rl_discrete_chain import Q_STAR, learn_chain
 
 FAMILY = [DQN, DoubleDQN, PAL, DoublePAL]
 STAT_NAMES = ["average_q", "average_loss", "cumulative_steps", "n_updates", "rlen"]
@@ -374,47 +376,6 @@ def test_batch_observe_lengths_must_agree():
 
 
 # (b) learning a known MDP -------------------------------------------------------------------
-class TwoStateChain(gymnasium.Env):
-    """State 0: action 0 moves to state 1 (reward 0), action 1 ends with 0.5. State 1: action 0
-    ends with 1, action 1 ends with 0. With gamma 0.9: Q*(0) = [0.9, 0.5], Q*(1) = [1, 0]."""
-
-    observation_space = gymnasium.spaces.Box(0, 1, (2,), numpy.float32)
-    action_space = gymnasium.spaces.Discrete(2)
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed)
-        self.state = 0
-        return numpy.eye(2, dtype=numpy.float32)[0], {}
-
-    def step(self, action):
-        if self.state == 0 and action == 0:
-            self.state = 1
-            return numpy.eye(2, dtype=numpy.float32)[1], 0.0, False, False, {}
-        reward = {(0, 1): 0.5, (1, 0): 1.0, (1, 1): 0.0}[(self.state, int(action))]
-        return numpy.eye(2, dtype=numpy.float32)[self.state], reward, True, False, {}
-
-
-Q_STAR = numpy.array([[0.9, 0.5], [1.0, 0.0]])
-
-
-def learn_chain(cls, steps=600, **kwargs):
-    set_random_seed(0)
-    env = TwoStateChain()
-    env.action_space.seed(0)
-    q = q_functions.SingleModelStateQFunctionWithDiscreteAction(L.Linear(2, 2, nobias=True))
-    agent = cls(q, optimizers.Adam(0.05).setup(q), ReplayBuffer(1000), 0.9,
-                explorers.ConstantEpsilonGreedy(0.5, env.action_space.sample), replay_start_size=16,
-                minibatch_size=16, target_update_interval=10, **kwargs)
-    obs, _ = env.reset(seed=0)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
-    with agent.eval_mode():
-        return agent, numpy.stack([agent.model(numpy.eye(2, dtype=numpy.float32)).q_values.array])[0]
-
-
 @pytest.mark.parametrize("cls", [DQN, DoubleDQN])
 def test_learns_the_optimal_q_values(cls):
     _, q = learn_chain(cls)
@@ -437,12 +398,7 @@ def test_cartpole_smoke():
     agent = DoubleDQN(q, optimizers.Adam(1e-3).setup(q), PrioritizedReplayBuffer(1000, num_steps=3), 0.99,
                       explorers.LinearDecayEpsilonGreedy(1.0, 0.1, 200, env.action_space.sample),
                       replay_start_size=64, update_interval=2, target_update_interval=50)
-    obs, _ = env.reset(seed=0)
-    for _ in range(300):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
+    run(agent, env, 300)
     stats = dict(agent.get_statistics())
     assert stats["cumulative_steps"] == 300
     assert stats["n_updates"] > 100 and numpy.isfinite(stats["average_loss"])

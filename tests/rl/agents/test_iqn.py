@@ -1,7 +1,5 @@
 """kusari.rl.agents.iqn: the cosine embedding, one update against NumPy, a known MDP learnt, bad input."""
-import importlib.util
 import math
-import pathlib
 
 import kusari
 import kusari.functions as F
@@ -12,7 +10,7 @@ from kusari import optimizers
 from kusari.rl import explorers, q_functions
 from kusari.rl.agents.iqn import IQN, CosineBasisLinear, ImplicitQuantileQFunction, cosine_basis_functions
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer, ReplayBuffer
-from kusari.rl.utils import set_random_seed
+from rl_discrete_chain import Q_STAR, train_on_chain
 
 OBS, HIDDEN, N_BASIS, N_ACTIONS = 3, 4, 5, 2
 
@@ -159,34 +157,17 @@ def test_bad_q_functions_and_arguments():
         agent.act(numpy.float32([1, 0, 0, 0]))
 
 
-def _chain_module():
-    """test_categorical_dqn.py's two-state chain (tests are not importable as a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "rl_test_categorical_dqn", pathlib.Path(__file__).with_name("test_categorical_dqn.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_learns_the_optimal_q_values():
-    chain = _chain_module()
-    set_random_seed(0)
-    env = chain.TwoStateChain()
-    env.action_space.seed(0)
-    q = ImplicitQuantileQFunction(psi=kusari.Sequential(L.Linear(2, 16), F.relu),
-                                  phi=kusari.Sequential(CosineBasisLinear(16, 16), F.relu), f=L.Linear(16, 2))
-    agent = IQN(q, optimizers.Adam(0.01).setup(q), ReplayBuffer(1000), 0.9,
-                explorers.ConstantEpsilonGreedy(0.5, env.action_space.sample), replay_start_size=16,
-                minibatch_size=16, target_update_interval=10, quantile_thresholds_N=16,
-                quantile_thresholds_N_prime=16, quantile_thresholds_K=16, act_deterministically=True)
-    obs, _ = env.reset(seed=0)
-    for _ in range(800):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
+    def make_q():
+        return ImplicitQuantileQFunction(psi=kusari.Sequential(L.Linear(2, 16), F.relu),
+                                         phi=kusari.Sequential(CosineBasisLinear(16, 16), F.relu),
+                                         f=L.Linear(16, 2))
+
+    agent = train_on_chain(IQN, make_q, steps=800, lr=0.01, quantile_thresholds_N=16,
+                           quantile_thresholds_N_prime=16, quantile_thresholds_K=16,
+                           act_deterministically=True)
     levels = numpy.tile(numpy.linspace(0.01, 0.99, 99, dtype=numpy.float32), (2, 1))
     with agent.eval_mode():
         q_values = agent.model(numpy.eye(2, dtype=numpy.float32))(levels).q_values.array
         numpy.testing.assert_array_equal(agent.batch_act(list(numpy.eye(2, dtype=numpy.float32))), [0, 0])
-    numpy.testing.assert_allclose(q_values, chain.Q_STAR, atol=0.05)
+    numpy.testing.assert_allclose(q_values, Q_STAR, atol=0.05)

@@ -1,5 +1,4 @@
 """kusari.rl.agents.pal and double_pal: the persistent advantage learning target, and what it learns."""
-import gymnasium
 import kusari.links as L
 import numpy
 import pytest
@@ -8,7 +7,7 @@ from kusari.rl import explorers, q_functions
 from kusari.rl.agents.double_pal import DoublePAL
 from kusari.rl.agents.pal import PAL
 from kusari.rl.replay_buffers import ReplayBuffer
-from kusari.rl.utils import set_random_seed
+from rl_discrete_chain import learn_chain
 
 W = numpy.array([[1.0, 0.0], [0.0, 2.0]], numpy.float32)          # the model
 W_TARGET = numpy.array([[3.0, 0.5], [0.0, -1.0]], numpy.float32)  # the target network
@@ -60,42 +59,9 @@ def test_bad_alpha(alpha):
         make_pal(PAL, alpha=alpha)
 
 
-class TwoStateChain(gymnasium.Env):
-    """State 0: action 0 moves to state 1 (reward 0), action 1 ends with 0.5. State 1: action 0
-    ends with 1, action 1 ends with 0. With gamma 0.9 the optimal values are V*(0) = 0.9, V*(1) = 1."""
-
-    observation_space = gymnasium.spaces.Box(0, 1, (2,), numpy.float32)
-    action_space = gymnasium.spaces.Discrete(2)
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed)
-        self.state = 0
-        return numpy.eye(2, dtype=numpy.float32)[0], {}
-
-    def step(self, action):
-        if self.state == 0 and action == 0:
-            self.state = 1
-            return numpy.eye(2, dtype=numpy.float32)[1], 0.0, False, False, {}
-        reward = {(0, 1): 0.5, (1, 0): 1.0, (1, 1): 0.0}[(self.state, int(action))]
-        return numpy.eye(2, dtype=numpy.float32)[self.state], reward, True, False, {}
-
-
 @pytest.mark.parametrize("cls", [PAL, DoublePAL])
 def test_learns_the_optimal_values_with_a_wider_action_gap(cls):
-    set_random_seed(0)
-    env = TwoStateChain()
-    env.action_space.seed(0)
-    q = q_functions.SingleModelStateQFunctionWithDiscreteAction(L.Linear(2, 2, nobias=True))
-    agent = cls(q, optimizers.Adam(0.05).setup(q), ReplayBuffer(1000), 0.9,
-                explorers.ConstantEpsilonGreedy(0.5, env.action_space.sample), replay_start_size=16,
-                minibatch_size=16, target_update_interval=10, alpha=0.5)
-    obs, _ = env.reset(seed=0)
-    for _ in range(600):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated:
-            obs, _ = env.reset()
-    q_values = agent.model(numpy.eye(2, dtype=numpy.float32)).q_values.array
+    _, q_values = learn_chain(cls, alpha=0.5)
     # the greedy values are V*; the suboptimal actions sit below Q*(0, 1) = 0.5 and Q*(1, 1) = 0
     numpy.testing.assert_allclose(q_values.max(axis=1), [0.9, 1.0], atol=0.05)
     numpy.testing.assert_array_equal(q_values.argmax(axis=1), [0, 0])

@@ -8,6 +8,7 @@ from kusari import optimizers
 from kusari.rl import nn, policies
 from kusari.rl.agents.ppo import PPO, generalized_advantages
 from kusari.rl.utils import set_random_seed
+from rl_continuous_control import run
 
 
 def discrete_model(obs_size=2, n_actions=2, hidden=()):
@@ -32,15 +33,6 @@ class Bandit(gym.Env):
 
     def step(self, action):
         return np.array([1, 0], np.float32), float(action), True, False, {}
-
-
-def run(agent, env, steps, seed=0):
-    obs, _ = env.reset(seed=seed)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
 
 
 # -- one update, by hand ---------------------------------------------------------------------------

@@ -1,6 +1,4 @@
 """kusari.rl.agents.qrdqn: one update against NumPy, a known MDP learnt, bad input."""
-import importlib.util
-import pathlib
 
 import kusari
 import kusari.functions as F
@@ -11,7 +9,7 @@ from kusari import optimizers
 from kusari.rl import explorers, q_functions
 from kusari.rl.agents.qrdqn import QRDQN
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer, ReplayBuffer
-from kusari.rl.utils import set_random_seed
+from rl_discrete_chain import Q_STAR, train_on_chain
 
 N_QUANTILES, N_ACTIONS, OBS = 4, 2, 3
 TAUS = (2 * numpy.arange(N_QUANTILES) + 1) / (2 * N_QUANTILES)
@@ -106,30 +104,9 @@ def test_observation_of_another_shape_is_refused_at_act():
         agent.act(numpy.float32([1, 0, 0, 0]))
 
 
-def _chain_module():
-    """test_categorical_dqn.py's two-state chain (tests are not importable as a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "rl_test_categorical_dqn", pathlib.Path(__file__).with_name("test_categorical_dqn.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_learns_the_optimal_q_values():
-    chain = _chain_module()
-    set_random_seed(0)
-    env = chain.TwoStateChain()
-    env.action_space.seed(0)
-    q = q_functions.QuantileFCStateQFunctionWithDiscreteAction(2, 2, 8, 16, 1)
-    agent = QRDQN(q, optimizers.Adam(0.01).setup(q), ReplayBuffer(1000), 0.9,
-                  explorers.ConstantEpsilonGreedy(0.5, env.action_space.sample), replay_start_size=16,
-                  minibatch_size=16, target_update_interval=10)
-    obs, _ = env.reset(seed=0)
-    for _ in range(800):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
+    agent = train_on_chain(QRDQN, lambda: q_functions.QuantileFCStateQFunctionWithDiscreteAction(2, 2, 8, 16, 1),
+                           steps=800, lr=0.01)
     with agent.eval_mode():
         q_values = agent.model(numpy.eye(2, dtype=numpy.float32)).q_values.array
-    numpy.testing.assert_allclose(q_values, chain.Q_STAR, atol=0.05)
+    numpy.testing.assert_allclose(q_values, Q_STAR, atol=0.05)

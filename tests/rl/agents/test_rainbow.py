@@ -7,6 +7,7 @@ from kusari import optimizers
 from kusari.rl import explorers, nn, q_functions, replay_buffers
 from kusari.rl.agents.categorical_dqn import CategoricalDoubleDQN
 from kusari.rl.utils import set_random_seed
+from rl_continuous_control import run
 from rl_discrete_chain import GAMMA, Q_STAR, TwoStateChain
 
 STEPS = 1000
@@ -24,12 +25,7 @@ def test_rainbow_learns_the_two_state_chain():
     agent = CategoricalDoubleDQN(q, optimizers.Adam(0.01, eps=1.5e-4).setup(q), buffer, GAMMA,
                                  explorers.Greedy(), replay_start_size=16, minibatch_size=16,
                                  target_update_interval=10)
-    obs, _ = env.reset(seed=0)
-    for _ in range(STEPS):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
+    run(agent, env, STEPS)
     assert buffer.beta > 0.98   # annealed over the ~1000 updates
     states = numpy.eye(2, dtype=numpy.float32)
     with agent.eval_mode():

@@ -7,6 +7,7 @@ from kusari import optimizers
 from kusari.rl import nn, policies
 from kusari.rl.agents.reinforce import REINFORCE
 from kusari.rl.utils import set_random_seed
+from rl_continuous_control import run
 
 
 def policy(obs_size=2, hidden=()):
@@ -28,15 +29,6 @@ class Bandit(gym.Env):
 
     def step(self, action):
         return np.array([1, 0], np.float32), float(action), True, False, {}
-
-
-def run(agent, env, steps):
-    obs, _ = env.reset(seed=0)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
 
 
 @pytest.mark.parametrize("backward_separately", [False, True])

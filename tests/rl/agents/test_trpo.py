@@ -15,6 +15,7 @@ from kusari.rl import nn, policies
 from kusari.rl.agents import TRPO
 from kusari.rl.agents import trpo as trpo_module
 from kusari.rl.utils import set_random_seed
+from rl_continuous_control import run
 
 FIXTURES = pathlib.Path(__file__).parents[1] / "fixtures" / "pfrl"
 OBS, HIDDEN = 3, 8
@@ -26,15 +27,6 @@ def sgd(link, lr=0.1):
 
 def params(link):
     return {name: p.array.copy() for name, p in link.namedparams()}
-
-
-def run(agent, env, steps, seed=0):
-    obs, _ = env.reset(seed=seed)
-    for _ in range(steps):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        agent.observe(obs, reward, terminated, truncated)
-        if terminated or truncated:
-            obs, _ = env.reset()
 
 
 # -- Fisher-vector products ------------------------------------------------------------------------
