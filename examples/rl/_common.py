@@ -82,6 +82,22 @@ def add_off_policy_arguments(parser: argparse.ArgumentParser, gamma: float, lr: 
                         help="hidden layers of the policy and of the critics")
 
 
+def add_dqn_arguments(parser: argparse.ArgumentParser, gamma: float, minibatch_size: int,
+                      replay_buffer_size: int, replay_start_size: int, update_interval: int,
+                      target_update_interval: int,
+                      update_interval_help: str = "steps between updates") -> None:
+    """Add the arguments the DQN-family scripts share (discount, replay, update schedule), with
+    the script's defaults."""
+    parser.add_argument("--gamma", type=float, default=gamma, help="discount factor")
+    parser.add_argument("--minibatch-size", type=int, default=minibatch_size)
+    parser.add_argument("--replay-buffer-size", type=int, default=replay_buffer_size)
+    parser.add_argument("--replay-start-size", type=int, default=replay_start_size,
+                        help="transitions collected before the first update")
+    parser.add_argument("--update-interval", type=int, default=update_interval, help=update_interval_help)
+    parser.add_argument("--target-update-interval", type=int, default=target_update_interval,
+                        help="steps between copies of the Q-network into the target network")
+
+
 def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> argparse.Namespace:
     """Parse ``argv`` (``sys.argv[1:]`` when None), check the common arguments, set up logging and
     seed Python's and NumPy's generators with ``--seed``."""
@@ -251,3 +267,17 @@ def run(args: argparse.Namespace, agent: Any, env: Any, eval_env: Any,
     train(agent=agent, env=env, steps=args.steps, eval_n_steps=None, eval_n_episodes=args.eval_n_runs,
           eval_interval=args.eval_interval, outdir=outdir, eval_env=eval_env, step_hooks=step_hooks,
           evaluation_hooks=(PrintEvaluation(),))
+
+
+def train_or_demo(args: argparse.Namespace, make_env: Callable[[bool], Any],
+                  build_agent: Callable[[argparse.Namespace, Any], Any], step_hooks: tuple = ()) -> None:
+    """A script's run: :func:`run` of the agent of :func:`load_agent` (``build_agent(args, env)``
+    unless one is loaded) in ``env = make_env(False)``, evaluated in ``make_env(True)``; both envs
+    are closed at the end (a vector env's worker processes with it)."""
+    env, eval_env = make_env(False), make_env(True)
+    try:
+        agent = load_agent(args, lambda: build_agent(args, env))
+        run(args, agent, env, eval_env, step_hooks=step_hooks)
+    finally:
+        env.close()
+        eval_env.close()

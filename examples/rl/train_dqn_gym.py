@@ -21,15 +21,11 @@ def parse_args(argv=None):
     parser = _common.build_parser(__doc__.splitlines()[0], env="CartPole-v1", steps=50_000,
                                   eval_interval=5000, zoo_name="dqn-cartpole")
     parser.add_argument("--lr", type=float, default=2.3e-3, help="Adam's step size")
-    parser.add_argument("--gamma", type=float, default=0.99, help="discount factor")
-    parser.add_argument("--minibatch-size", type=int, default=64)
-    parser.add_argument("--replay-buffer-size", type=int, default=100_000)
-    parser.add_argument("--replay-start-size", type=int, default=1000,
-                        help="transitions collected before the first update")
-    parser.add_argument("--update-interval", type=int, default=256, help="steps between bursts of updates")
+    _common.add_dqn_arguments(parser, gamma=0.99, minibatch_size=64, replay_buffer_size=100_000,
+                              replay_start_size=1000, update_interval=256,
+                              target_update_interval=256,
+                              update_interval_help="steps between bursts of updates")
     parser.add_argument("--n-times-update", type=int, default=128, help="updates per burst")
-    parser.add_argument("--target-update-interval", type=int, default=256,
-                        help="steps between copies of the Q-network into the target network")
     parser.add_argument("--start-epsilon", type=float, default=1.0)
     parser.add_argument("--end-epsilon", type=float, default=0.04)
     parser.add_argument("--exploration-fraction", type=float, default=0.16,
@@ -58,10 +54,7 @@ def build_agent(args, env):
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _common.make_env(args.env, args.seed)
-    eval_env = _common.make_env(args.env, args.seed, test=True)
-    agent = _common.load_agent(args, lambda: build_agent(args, env))
-    _common.run(args, agent, env, eval_env)
+    _common.train_or_demo(args, lambda test: _common.make_env(args.env, args.seed, test), build_agent)
 
 
 if __name__ == "__main__":

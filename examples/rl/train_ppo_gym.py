@@ -60,14 +60,12 @@ def _set_clip_eps(env, agent, value):
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _common.make_vector_env(args.env, args.num_envs, args.seed)
-    eval_env = _common.make_vector_env(args.env, args.num_envs, args.seed, test=True)
-    agent = _common.load_agent(args, lambda: build_agent(args, env))
     # Both reach 0 only at the last step, after the last update has run.
     hooks = (experiments.LinearInterpolationHook(args.steps, args.lr, 0.0, _set_lr),
              experiments.LinearInterpolationHook(args.steps, args.clip_eps, 0.0, _set_clip_eps)
              ) if args.decay else ()
-    _common.run(args, agent, env, eval_env, step_hooks=hooks)
+    _common.train_or_demo(args, lambda test: _common.make_vector_env(args.env, args.num_envs, args.seed, test),
+                          build_agent, step_hooks=hooks)
 
 
 if __name__ == "__main__":

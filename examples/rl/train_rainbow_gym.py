@@ -43,14 +43,9 @@ def parse_args(argv=None):
                                   eval_interval=5000, zoo_name="rainbow-cartpole")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
     parser.add_argument("--adam-eps", type=float, default=1.5e-4, help="Adam's eps (Rainbow's)")
-    parser.add_argument("--gamma", type=float, default=0.99, help="discount factor")
-    parser.add_argument("--minibatch-size", type=int, default=32)
-    parser.add_argument("--replay-buffer-size", type=int, default=100_000)
-    parser.add_argument("--replay-start-size", type=int, default=1000,
-                        help="transitions collected before the first update")
-    parser.add_argument("--update-interval", type=int, default=1, help="steps between updates")
-    parser.add_argument("--target-update-interval", type=int, default=500,
-                        help="steps between copies of the Q-network into the target network")
+    _common.add_dqn_arguments(parser, gamma=0.99, minibatch_size=32, replay_buffer_size=100_000,
+                              replay_start_size=1000, update_interval=1,
+                              target_update_interval=500)
     parser.add_argument("--num-step-return", type=int, default=3, help="n of the n-step returns")
     parser.add_argument("--alpha", type=float, default=0.5, help="prioritization exponent")
     parser.add_argument("--beta0", type=float, default=0.4,
@@ -90,10 +85,7 @@ def build_agent(args, env) -> agents.CategoricalDoubleDQN:
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _common.make_env(args.env, args.seed)
-    eval_env = _common.make_env(args.env, args.seed, test=True)
-    agent = _common.load_agent(args, lambda: build_agent(args, env))
-    _common.run(args, agent, env, eval_env)
+    _common.train_or_demo(args, lambda test: _common.make_env(args.env, args.seed, test), build_agent)
 
 
 if __name__ == "__main__":

@@ -47,10 +47,7 @@ def build_agent(args, env):
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _common.make_env(args.env, args.seed)
-    eval_env = _common.make_env(args.env, args.seed, test=True)
-    agent = _common.load_agent(args, lambda: build_agent(args, env))
-    _common.run(args, agent, env, eval_env)
+    _common.train_or_demo(args, lambda test: _common.make_env(args.env, args.seed, test), build_agent)
 
 
 if __name__ == "__main__":

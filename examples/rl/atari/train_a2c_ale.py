@@ -51,14 +51,7 @@ def build_agent(args, env) -> agents.A2C:
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _atari.make_vector_env(args)
-    eval_env = _atari.make_vector_env(args, test=True)
-    agent = _common.load_agent(args, lambda: build_agent(args, env))
-    try:
-        _common.run(args, agent, env, eval_env)
-    finally:
-        env.close()
-        eval_env.close()
+    _common.train_or_demo(args, lambda test: _atari.make_vector_env(args, test), build_agent)
 
 
 if __name__ == "__main__":

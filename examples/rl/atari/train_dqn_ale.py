@@ -30,14 +30,9 @@ def parse_args(argv=None):
     parser = _atari.build_parser(__doc__.splitlines()[0], steps=5 * 10**7, eval_interval=250_000,
                                  zoo_name="dqn-pong", eval_epsilon=0.05)
     parser.add_argument("--lr", type=float, default=2.5e-4, help="RMSprop's step size")
-    parser.add_argument("--gamma", type=float, default=0.99, help="discount factor")
-    parser.add_argument("--minibatch-size", type=int, default=32)
-    parser.add_argument("--replay-buffer-size", type=int, default=10**6)
-    parser.add_argument("--replay-start-size", type=int, default=5 * 10**4,
-                        help="transitions collected before the first update")
-    parser.add_argument("--update-interval", type=int, default=4, help="steps between updates")
-    parser.add_argument("--target-update-interval", type=int, default=10**4,
-                        help="steps between copies of the Q-network into the target network")
+    _common.add_dqn_arguments(parser, gamma=0.99, minibatch_size=32, replay_buffer_size=10**6,
+                              replay_start_size=5 * 10**4, update_interval=4,
+                              target_update_interval=10**4)
     parser.add_argument("--final-epsilon", type=float, default=0.1)
     parser.add_argument("--final-exploration-steps", type=int, default=10**6,
                         help="steps over which epsilon decays from 1 to --final-epsilon")
@@ -62,11 +57,8 @@ def build_agent(args, env) -> agents.DQN:
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _atari.make_env(args.env, args.seed, args.max_frames)
-    eval_env = _atari.make_env(args.env, args.seed, args.max_frames, test=True,
-                               eval_epsilon=args.eval_epsilon)
-    agent = _common.load_agent(args, lambda: build_agent(args, env))
-    _common.run(args, agent, env, eval_env)
+    _common.train_or_demo(args, lambda test: _atari.make_env(args.env, args.seed, args.max_frames, test,
+                                                             args.eval_epsilon), build_agent)
 
 
 if __name__ == "__main__":

@@ -59,16 +59,10 @@ def _set_lr(env, agent, value):
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _atari.make_vector_env(args)
-    eval_env = _atari.make_vector_env(args, test=True)
-    agent = _common.load_agent(args, lambda: build_agent(args, env))
     # the step size reaches 0 at the last step, after the last update
     hooks = (experiments.LinearInterpolationHook(args.steps, args.lr, 0.0, _set_lr),)
-    try:
-        _common.run(args, agent, env, eval_env, step_hooks=hooks)
-    finally:
-        env.close()
-        eval_env.close()
+    _common.train_or_demo(args, lambda test: _atari.make_vector_env(args, test), build_agent,
+                          step_hooks=hooks)
 
 
 if __name__ == "__main__":

@@ -34,10 +34,8 @@ def parse_args(argv=None):
 
 def main(argv=None):
     args = parse_args(argv)
-    env = _mujoco.make_env(args.env, args.seed)
-    eval_env = _mujoco.make_env(args.env, args.seed, test=True)
-    agent = _common.load_agent(args, lambda: train_td3_gym.build_agent(args, env))
-    _common.run(args, agent, env, eval_env)
+    _common.train_or_demo(args, lambda test: _mujoco.make_env(args.env, args.seed, test),
+                          train_td3_gym.build_agent)
 
 
 if __name__ == "__main__":
