@@ -54,6 +54,12 @@ def make_env(env_id: str, seed: int, max_frames: int, test: bool = False, eval_e
     return env
 
 
+def env_maker(args):
+    """``test -> make_env(...)`` of ``args.env``, ``args.seed`` and ``args.max_frames``, evaluating
+    with ``args.eval_epsilon`` (for ``_common.train_or_demo``)."""
+    return lambda test: make_env(args.env, args.seed, args.max_frames, test, args.eval_epsilon)
+
+
 def make_vector_env(args, test: bool = False) -> wrappers.VectorFrameStack:
     """``args.num_envs`` envs of :func:`make_env` (env ``i`` seeded ``seed * num_envs + i``), each
     in its own process, their last 4 frames stacked here (one frame per step between processes)."""

@@ -50,8 +50,7 @@ def build_agent(args, env) -> agents.CategoricalDoubleDQN:
 
 def main(argv=None):
     args = parse_args(argv)
-    _common.train_or_demo(args, lambda test: _atari.make_env(args.env, args.seed, args.max_frames, test,
-                                                             args.eval_epsilon), build_agent)
+    _common.train_or_demo(args, _atari.env_maker(args), build_agent)
 
 
 if __name__ == "__main__":
