@@ -6,6 +6,7 @@ PFRL's ``RecurrentSequential(Linear, activation, LSTM, ...)`` is kusari's with `
 gates, which are ``NStepLSTM``'s ``w0..w3`` (``weight_hh_l0``: ``w4..w7``, biases alike). kusari's
 Sequential numbers only its Links, so torch's layers 0, 2, 3 are kusari's 0, 1, 2.
 """
+import importlib.util
 import pathlib
 
 import kusari
@@ -21,17 +22,14 @@ from kusari.rl.nn import Branched, RecurrentSequential
 from kusari.rl.q_functions import DiscreteActionValueHead
 from kusari.rl.replay_buffers import EpisodicReplayBuffer
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "pfrl"
-OBS, HIDDEN = 3, 8
+# the fixtures' loader and sizes of the other PFRL parity tests (tests are not on sys.path under
+# importlib mode)
+_spec = importlib.util.spec_from_file_location(
+    "rl_test_pfrl_parity", pathlib.Path(__file__).with_name("test_pfrl_parity.py"))
+parity = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(parity)
+load_fixture, OBS, HIDDEN = parity.load_fixture, parity.OBS, parity.HIDDEN
 LAYERS = {"0": "0", "2": "1", "3": "2"}  # torch's layer index -> kusari's (Links only)
-
-
-def load_fixture(name: str) -> dict:
-    path = FIXTURES / f"{name}.npz"
-    if not path.is_file():
-        pytest.skip(f"{path} is missing; write it with tools/make_pfrl_fixture.py")
-    with numpy.load(path) as f:
-        return dict(f)
 
 
 def torch_arrays(fixture: dict, prefix: str) -> dict:
