@@ -65,6 +65,39 @@ def learn_chain(cls, steps=600, lr=0.05, **kwargs):
         return agent, agent.model(numpy.eye(2, dtype=numpy.float32)).q_values.array
 
 
+W = numpy.array([[1.0, 0.0], [0.0, 2.0]], numpy.float32)          # the model of linear_agent
+W_TARGET = numpy.array([[3.0, 0.5], [0.0, -1.0]], numpy.float32)  # its target network
+UPDATE_GAMMA, UPDATE_LR = 0.5, 0.1
+
+
+def linear_agent(cls, **kwargs):
+    """``cls`` on ``Q(s) = W s`` (a bias-free Linear 2 -> 2) with the target network ``W_TARGET``:
+    SGD, greedy, minibatches of 2, squared loss (no Huber clipping)."""
+    q = q_functions.SingleModelStateQFunctionWithDiscreteAction(
+        L.Linear(2, 2, nobias=True, initialW=W.copy()))
+    agent = cls(q, optimizers.SGD(lr=UPDATE_LR).setup(q), ReplayBuffer(1000), UPDATE_GAMMA,
+                explorers.Greedy(), replay_start_size=2, minibatch_size=2, clip_delta=False, **kwargs)
+    agent.target_model.model.W.array[...] = W_TARGET
+    return agent
+
+
+def assert_update_matches(agent, target) -> None:
+    """One update of :func:`linear_agent`'s ``agent`` on two transitions (one terminal) moves W as
+    SGD on the mean squared error to ``target(q, q_next, a, r, terminal)``, where ``q`` and
+    ``q_next`` are the target network's values (2,) of s and s'."""
+    states = numpy.float32([[1, 0], [0, 1]])
+    next_states = numpy.float32([[1, 1], [1, 0]])
+    actions, rewards, terminal = [1, 0], [1.0, -0.5], [False, True]
+    agent.update([[{"state": s, "action": a, "reward": r, "next_state": s2, "next_action": None,
+                    "is_state_terminal": d}]
+                  for s, a, r, s2, d in zip(states, actions, rewards, next_states, terminal)])
+    grad = numpy.zeros_like(W)
+    for s, a, r, s2, d in zip(states, actions, rewards, next_states, terminal):
+        t = target(W_TARGET @ s, W_TARGET @ s2, a, r, d)
+        grad[a] += ((W @ s)[a] - t) * s / 2                        # mean over the batch of 2
+    numpy.testing.assert_allclose(agent.model.model.W.array, W - UPDATE_LR * grad, rtol=1e-6)
+
+
 CHAINERRL_FIXTURES = pathlib.Path(__file__).parents[1] / "fixtures" / "chainerrl"
 
 
