@@ -32,11 +32,12 @@ import kusari.functions as F  # noqa: E402
 import kusari.links as L  # noqa: E402
 from kusari import model_zoo, optimizers  # noqa: E402
 from kusari.dataset import concat_examples  # noqa: E402
-from kusari.datasets import get_mnist  # noqa: E402
+from kusari.datasets import TupleDataset, get_mnist  # noqa: E402
 from kusari.utils.atomic_write import atomic_path  # noqa: E402
 from kusari.vision.evaluations import eval_semantic_segmentation  # noqa: E402
 from kusari.vision.links import PixelwiseSoftmaxClassifier  # noqa: E402
 from kusari.vision.visualizations import vis_image, vis_semantic_segmentation  # noqa: E402
+from train_segnet import median_frequency_class_weight  # noqa: E402
 
 LABEL_NAMES = ("background",) + tuple(f"digit {d}" for d in range(10))
 # black background, and the ten digits in matplotlib's tab10 colours (VOC's map makes some digits near-black)
@@ -133,11 +134,13 @@ class SmallSegNet(kusari.Chain):
 
 
 def train_segnet(imgs, label_maps, iterations: int, batch_size: int, seed: int) -> SmallSegNet:
-    """Train a SmallSegNet on ``imgs`` (N, 3, H, W) and ``label_maps`` (N, H, W) with Adam (lr 1e-3)."""
+    """Train a SmallSegNet on ``imgs`` (N, 3, H, W) and ``label_maps`` (N, H, W) with Adam (lr 1e-3) and
+    SegNet's median-frequency class weights (background covers about nine pixels in ten)."""
     numpy.random.seed(seed)  # the initializers draw from numpy's global generator
     rng = numpy.random.default_rng(seed)
     model = SmallSegNet(len(LABEL_NAMES))
-    train_chain = PixelwiseSoftmaxClassifier(model)
+    class_weight = median_frequency_class_weight(TupleDataset(imgs, label_maps), len(LABEL_NAMES))
+    train_chain = PixelwiseSoftmaxClassifier(model, class_weight=class_weight)
     optimizer = optimizers.Adam(alpha=1e-3)
     optimizer.setup(train_chain)
     start = time.perf_counter()
@@ -183,14 +186,11 @@ def classification_picture(model, digits, labels, path: str) -> None:
     _save(fig, path)
 
 
-def classifier_accuracy(model, digits, labels, batch_size: int = 1000) -> float:
-    """Fraction of ``digits`` (N, 1, 28, 28) whose argmax logit is their label."""
-    right = 0
+def predicted_digits(model, digits, batch_size: int = 1000) -> numpy.ndarray:
+    """The argmax logit of each of ``digits`` (N, 1, 28, 28): (N,) ints."""
     with kusari.using_config("train", False), kusari.no_backprop_mode():
-        for start in range(0, len(digits), batch_size):
-            y = model(digits[start:start + batch_size]).array
-            right += int((y.argmax(axis=1) == labels[start:start + batch_size]).sum())
-    return right / len(digits)
+        return numpy.concatenate([model(digits[start:start + batch_size]).array.argmax(axis=1)
+                                  for start in range(0, len(digits), batch_size)])
 
 
 def _save(fig, path: str) -> None:
@@ -205,14 +205,17 @@ def main(argv=None) -> dict:
     parser.add_argument("--canvas", type=int, default=56, help="the segmentation canvas' side (a multiple of 8)")
     parser.add_argument("--train-images", type=int, default=4000, help="training canvases")
     parser.add_argument("--test-images", type=int, default=500, help="held-out canvases scored by mIoU")
-    parser.add_argument("--iterations", type=int, default=600)
+    parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--batchsize", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", type=int, default=3, help="held-out canvases drawn")
     parser.add_argument("--digits", type=int, default=8, help="test digits drawn")
+    parser.add_argument("--wrong", type=int, default=3, help="of those, misclassified ones (the first)")
     parser.add_argument("--classifier-test-size", type=int, default=10000,
                         help="MNIST test images the classifier is scored on (the first N)")
     args = parser.parse_args(argv)
+    if not 0 <= args.wrong <= args.digits:
+        parser.error(f"--wrong must be in [0, --digits={args.digits}], got {args.wrong}")
     os.makedirs(args.out, exist_ok=True)
 
     train, test = get_mnist(ndim=3, scale=255.0)
@@ -232,9 +235,14 @@ def main(argv=None) -> dict:
 
     lenet = model_zoo.load("lenet5-mnist")
     digits, digit_labels = test_x[:args.classifier_test_size] / 255.0, test_t[:args.classifier_test_size]
-    accuracy = classifier_accuracy(lenet, digits, digit_labels)
+    predicted = predicted_digits(lenet, digits)
+    accuracy = float((predicted == digit_labels).mean())
     print(f"lenet5-mnist: accuracy {accuracy:.4f} on the first {len(digits)} MNIST test images")
-    picked = rng.choice(len(digits), size=args.digits, replace=False)
+    # random test digits, then the first ones it gets wrong (where it has any)
+    wrong = numpy.flatnonzero(predicted != digit_labels)
+    n_wrong = min(args.wrong, len(wrong))
+    picked = numpy.concatenate([rng.choice(len(digits), size=args.digits - n_wrong, replace=False),
+                                wrong[:n_wrong]])
     classification_picture(lenet, digits[picked], digit_labels[picked],
                            os.path.join(args.out, "lenet5-mnist.png"))
     print(f"wrote {args.out}/segnet-mnist.png and {args.out}/lenet5-mnist.png")

@@ -2,6 +2,7 @@
 end at tiny sizes on the real MNIST files."""
 import importlib.util
 import pathlib
+import sys
 
 import numpy
 import pytest
@@ -12,6 +13,8 @@ SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "examples" / "vision" / "
 
 @pytest.fixture(scope="module")
 def pictures():
+    if str(SCRIPT.parent) not in sys.path:  # the script imports train_segnet beside it
+        sys.path.insert(0, str(SCRIPT.parent))
     spec = importlib.util.spec_from_file_location("make_doc_pictures", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -69,3 +72,9 @@ def test_script_end_to_end(pictures, shared_data, monkeypatch, tmp_path):
     for name in ("segnet-mnist.png", "lenet5-mnist.png"):
         with Image.open(tmp_path / name) as img:
             assert img.format == "PNG" and min(img.size) > 50
+
+
+def test_more_wrong_digits_than_drawn_is_refused(pictures, capsys):
+    with pytest.raises(SystemExit):
+        pictures.main(["--digits", "2", "--wrong", "3"])
+    assert "--wrong must be in [0, --digits=2], got 3" in capsys.readouterr().err
