@@ -248,20 +248,16 @@ def dqn_cases():
         "dqn_adam", **adam)
 
 
-def ppo_case():
-    n_envs, steps = 2, 6
-    model = randomize_biases(Branched(
-        nn.Sequential(MLP(OBS, 2, [HIDDEN], nonlinearity=torch.tanh),
-                      policies.SoftmaxCategoricalHead()),
-        MLP(OBS, 1, [HIDDEN], nonlinearity=torch.tanh)))
-    fixture = export("init", model)
-    agent = agents.PPO(model, sgd(model), gamma=GAMMA, lambd=0.8, update_interval=n_envs * steps,
-                       minibatch_size=n_envs * steps, epochs=1, standardize_advantages=True)
+def drive_ppo(agent, model, method, flatten, n_envs, steps, **extra):
+    """Drive PFRL's ``agent`` with ``batch_act``/``batch_observe`` through a rollout drawn from
+    ``rng`` (``n_envs`` environments, ``steps`` steps; env 0 truncated after step 1 and terminated
+    after step 4, env 1 terminated after step 2; each sampled action replaced by a fixed one),
+    catching the transitions it passes to ``agent.<method>`` (``flatten``: that argument -> the
+    transitions). Returns the fixture's entries: ``model``'s parameters under ``after/``, the
+    rollout, the caught ``adv`` and ``v_teacher`` (steps, n_envs), ``extra`` and the statistics."""
     terminated = np.zeros((steps, n_envs), bool)
     truncated = np.zeros((steps, n_envs), bool)
-    truncated[1, 0] = True
-    terminated[4, 0] = True
-    terminated[2, 1] = True
+    truncated[1, 0] = terminated[4, 0] = terminated[2, 1] = True
     obs = np.empty((steps, n_envs, OBS), np.float32)
     next_obs = rng.uniform(-1, 1, (steps, n_envs, OBS)).astype(np.float32)
     obs[0] = rng.uniform(-1, 1, (n_envs, OBS))
@@ -272,24 +268,37 @@ def ppo_case():
     rewards = rng.uniform(-1, 1, (steps, n_envs)).astype(np.float32)
 
     dataset = []  # PFRL's transitions with their "adv" and "v_teacher", caught on their way in
-    update = agent._update
-    agent._update = lambda d: (dataset.extend(d), update(d))
+    update = getattr(agent, method)
+    setattr(agent, method, lambda d: (dataset.extend(flatten(d)), update(d)))
     for t in range(steps):
         agent.batch_act(obs[t])
         agent.batch_last_action = list(actions[t])  # the fixed action instead of the sampled one
         agent.batch_observe(next_obs[t], rewards[t], terminated[t], truncated[t])
-    assert agent.n_updates == 1 and len(dataset) == n_envs * steps
+    assert len(dataset) == n_envs * steps
     adv = np.full((steps, n_envs), np.nan, np.float32)
     v_teacher = np.full((steps, n_envs), np.nan, np.float32)
     for transition in dataset:
         t, i = map(int, np.argwhere((obs == transition["state"]).all(axis=2))[0])
         adv[t, i], v_teacher[t, i] = transition["adv"], transition["v_teacher"]
     stats = dict(agent.get_statistics())
-    fixture.update(export("after", model), gamma=GAMMA, lambd=0.8, obs=obs, next_obs=next_obs,
-                   actions=actions, rewards=rewards, terminated=terminated, truncated=truncated,
-                   adv=adv, v_teacher=v_teacher, average_value_loss=stats["average_value_loss"],
-                   average_policy_loss=stats["average_policy_loss"],
-                   explained_variance=stats["explained_variance"])
+    return dict(export("after", model), gamma=GAMMA, lambd=0.8, obs=obs, next_obs=next_obs,
+                actions=actions, rewards=rewards, terminated=terminated, truncated=truncated,
+                adv=adv, v_teacher=v_teacher, **extra, average_value_loss=stats["average_value_loss"],
+                average_policy_loss=stats["average_policy_loss"],
+                explained_variance=stats["explained_variance"])
+
+
+def ppo_case():
+    n_envs, steps = 2, 6
+    model = randomize_biases(Branched(
+        nn.Sequential(MLP(OBS, 2, [HIDDEN], nonlinearity=torch.tanh),
+                      policies.SoftmaxCategoricalHead()),
+        MLP(OBS, 1, [HIDDEN], nonlinearity=torch.tanh)))
+    fixture = export("init", model)
+    agent = agents.PPO(model, sgd(model), gamma=GAMMA, lambd=0.8, update_interval=n_envs * steps,
+                       minibatch_size=n_envs * steps, epochs=1, standardize_advantages=True)
+    fixture.update(drive_ppo(agent, model, "_update", lambda d: d, n_envs, steps))
+    assert agent.n_updates == 1
     np.savez(out + "/ppo.npz", **fixture)
 
 
@@ -932,37 +941,9 @@ def recurrent_ppo_run(name, max_len):
     agent = agents.PPO(model, sgd(model), gamma=GAMMA, lambd=0.8, update_interval=n_envs * steps,
                        minibatch_size=n_envs * steps, epochs=2, standardize_advantages=True,
                        recurrent=True, max_recurrent_sequence_len=max_len)
-    terminated = np.zeros((steps, n_envs), bool)
-    truncated = np.zeros((steps, n_envs), bool)
-    truncated[1, 0] = terminated[4, 0] = terminated[2, 1] = True
-    obs = np.empty((steps, n_envs, OBS), np.float32)
-    next_obs = rng.uniform(-1, 1, (steps, n_envs, OBS)).astype(np.float32)
-    obs[0] = rng.uniform(-1, 1, (n_envs, OBS))
-    for t in range(1, steps):
-        ended = terminated[t - 1] | truncated[t - 1]
-        obs[t] = np.where(ended[:, None], rng.uniform(-1, 1, (n_envs, OBS)), next_obs[t - 1])
-    actions = rng.randint(0, 2, (steps, n_envs))
-    rewards = rng.uniform(-1, 1, (steps, n_envs)).astype(np.float32)
-    dataset = []  # PFRL's transitions with their "adv" and "v_teacher", caught on their way in
-    update = agent._update_recurrent
-    agent._update_recurrent = lambda d: (dataset.extend(t for seq in d for t in seq), update(d))
-    for t in range(steps):
-        agent.batch_act(obs[t])
-        agent.batch_last_action = list(actions[t])  # the fixed action instead of the sampled one
-        agent.batch_observe(next_obs[t], rewards[t], terminated[t], truncated[t])
-    assert agent.n_updates == 2 and len(dataset) == n_envs * steps
-    adv = np.full((steps, n_envs), np.nan, np.float32)
-    v_teacher = np.full((steps, n_envs), np.nan, np.float32)
-    for transition in dataset:
-        t, i = map(int, np.argwhere((obs == transition["state"]).all(axis=2))[0])
-        adv[t, i], v_teacher[t, i] = transition["adv"], transition["v_teacher"]
-    stats = dict(agent.get_statistics())
-    fixture.update(export("after", model), gamma=GAMMA, lambd=0.8, obs=obs, next_obs=next_obs,
-                   actions=actions, rewards=rewards, terminated=terminated, truncated=truncated,
-                   adv=adv, v_teacher=v_teacher, max_len=-1 if max_len is None else max_len,
-                   average_value_loss=stats["average_value_loss"],
-                   average_policy_loss=stats["average_policy_loss"],
-                   explained_variance=stats["explained_variance"])
+    fixture.update(drive_ppo(agent, model, "_update_recurrent", lambda d: (t for seq in d for t in seq),
+                             n_envs, steps, max_len=-1 if max_len is None else max_len))
+    assert agent.n_updates == 2
     np.savez(out + f"/{name}.npz", **fixture)
 
 
