@@ -248,6 +248,25 @@ def dqn_cases():
         "dqn_adam", **adam)
 
 
+def uniform_observations(*shape):
+    """Observations of ``shape`` + (OBS,) drawn from ``U(-1, 1)`` by ``rng``, float32."""
+    return rng.uniform(-1, 1, shape + (OBS,)).astype(np.float32)
+
+
+def episode_observations(terminated, truncated, draw=uniform_observations):
+    """``(obs, next_obs)`` (T, n_envs, OBS) of a rollout whose episodes end where ``terminated`` or
+    ``truncated`` (T, n_envs): ``next_obs`` drawn by ``draw(*shape)``; ``obs[t]`` the step before's
+    next observation, or a fresh draw where an episode ended."""
+    steps, n_envs = terminated.shape
+    next_obs = draw(steps, n_envs)
+    obs = np.empty((steps, n_envs, OBS), np.float32)
+    obs[0] = draw(n_envs)
+    for t in range(1, steps):
+        ended = terminated[t - 1] | truncated[t - 1]
+        obs[t] = np.where(ended[:, None], draw(n_envs), next_obs[t - 1])
+    return obs, next_obs
+
+
 def drive_ppo(agent, model, method, flatten, n_envs, steps, **extra):
     """Drive PFRL's ``agent`` with ``batch_act``/``batch_observe`` through a rollout drawn from
     ``rng`` (``n_envs`` environments, ``steps`` steps; env 0 truncated after step 1 and terminated
@@ -258,12 +277,7 @@ def drive_ppo(agent, model, method, flatten, n_envs, steps, **extra):
     terminated = np.zeros((steps, n_envs), bool)
     truncated = np.zeros((steps, n_envs), bool)
     truncated[1, 0] = terminated[4, 0] = terminated[2, 1] = True
-    obs = np.empty((steps, n_envs, OBS), np.float32)
-    next_obs = rng.uniform(-1, 1, (steps, n_envs, OBS)).astype(np.float32)
-    obs[0] = rng.uniform(-1, 1, (n_envs, OBS))
-    for t in range(1, steps):
-        ended = terminated[t - 1] | truncated[t - 1]
-        obs[t] = np.where(ended[:, None], rng.uniform(-1, 1, (n_envs, OBS)), next_obs[t - 1])
+    obs, next_obs = episode_observations(terminated, truncated)
     actions = rng.randint(0, 2, (steps, n_envs))
     rewards = rng.uniform(-1, 1, (steps, n_envs)).astype(np.float32)
 
@@ -786,12 +800,7 @@ def trpo_run(name, seed, make_policy_net, action_fn, **kwargs):
     terminated[[2, 10], 1] = True
     truncated[[17], 1] = True
     truncated[[9], 0] = True
-    obs = np.empty((total, n_envs, OBS), np.float32)
-    next_obs = rng.uniform(-1, 1, (total, n_envs, OBS)).astype(np.float32)
-    obs[0] = rng.uniform(-1, 1, (n_envs, OBS))
-    for t in range(1, total):
-        ended = terminated[t - 1] | truncated[t - 1]
-        obs[t] = np.where(ended[:, None], rng.uniform(-1, 1, (n_envs, OBS)), next_obs[t - 1])
+    obs, next_obs = episode_observations(terminated, truncated)
     actions = np.stack([np.stack([action_fn() for _ in range(n_envs)]) for _ in range(total)])
     rewards = rng.uniform(-1, 1, (total, n_envs)).astype(np.float32)
 
@@ -1004,12 +1013,7 @@ def ppo_obs_normalizer_case():
     def draw(*shape):
         return (center + scale * rng.uniform(-1, 1, shape + (OBS,))).astype(np.float32)
 
-    next_obs = draw(total, n_envs)
-    obs = np.empty((total, n_envs, OBS), np.float32)
-    obs[0] = draw(n_envs)
-    for t in range(1, total):
-        ended = terminated[t - 1] | truncated[t - 1]
-        obs[t] = np.where(ended[:, None], draw(n_envs), next_obs[t - 1])
+    obs, next_obs = episode_observations(terminated, truncated, draw)
     actions = rng.randint(0, 2, (total, n_envs))
     rewards = rng.uniform(-1, 1, (total, n_envs)).astype(np.float32)
 
