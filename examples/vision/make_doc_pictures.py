@@ -7,8 +7,8 @@ random places, and its label map gives each pixel whose ink is at least 128 (of 
 digit inked there (1 + the digit), every other pixel 0 (background). Training canvases draw their digits
 from MNIST's 60,000 training images, held-out ones from its 10,000 test images. A small SegNet
 (:class:`SmallSegNet`: SegNetBasic's encoder-decoder with pooling indices, 3x3 kernels and 16/32/64
-channels) is trained on them with ``PixelwiseSoftmaxClassifier`` and Adam, and scored by mIoU over the
-11 classes on the held-out canvases.
+channels) is trained on them with ``PixelwiseSoftmaxClassifier``, SegNet's median-frequency class weights
+and Adam, and scored by mIoU over the 11 classes on the held-out canvases.
 
 Classification: the zoo's ``lenet5-mnist`` (trained here by ``vision/mnist_lenet5``) is scored on MNIST's
 test images, and a few of them are drawn with its predicted label and softmax score.
