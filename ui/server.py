@@ -115,8 +115,8 @@ def series(columns: dict[str, numpy.ndarray], x: str, y: str, points: int,
         ys = _ema(ys, smoothing)
     if len(xs) > points:
         inner = len(xs) - 2
-        buckets = (points - 2) // 2
-        size = -(-inner // buckets)
+        size = -(-inner // ((points - 2) // 2))
+        buckets = -(-inner // size)   # at most (points - 2) // 2 rows, and none of them only padding
         # the inner points in rows of ``size``, each row's argmin and argmax; the last row is padded
         # with NaN (fewer than ``size``: every row keeps a number)
         padded = numpy.full(buckets * size, numpy.nan)

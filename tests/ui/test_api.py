@@ -162,6 +162,20 @@ def test_series_keeps_ends_and_extremes_when_reduced_and_smooths_over_every_entr
     assert (by_epoch["x"], by_epoch["y"]) == ([], [])
 
 
+@pytest.mark.parametrize("entries", [10_000, 9_999, 1_003, 57])
+@pytest.mark.parametrize("points", [4, 5, 101, 800, 1_000])
+def test_series_reduction_has_no_empty_bucket(entries, points):
+    """Every bucket of the reduction holds an entry: 10,000 entries at 800 points made buckets of padding
+    only, and the series request of the 1,000-run page failed (All-NaN slice)."""
+    import numpy
+    from kusari.ui.server import series
+    xs = numpy.arange(entries, dtype=float)
+    got_x, got_y = series({"iteration": xs, "loss": numpy.cos(xs)}, "iteration", "loss", points)
+    assert got_x[0] == 0 and got_x[-1] == entries - 1
+    assert len(got_x) == len(got_y) <= max(points, entries if entries <= points else 0)
+    assert got_y == numpy.cos(numpy.asarray(got_x)).tolist()
+
+
 def test_series_of_several_runs_in_one_request(api, project_dir):
     save_args({}, str(project_dir / "a_no_log"))
     _create(api, project_dir)   # run 1 is a_no_log, run 2 run1
