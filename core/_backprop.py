@@ -112,6 +112,37 @@ def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, c
     TypeError
         When it returns something other than arrays (``backward_arrays``) or Variables (``backward``).
     """
+    gxs, given_arrays = node_gradients(node, indexes, grad_outputs, arrays)
+    if given_arrays:   # arrays out as they came (no new list: the common case of every backward)
+        if check:
+            inputs = node.inputs
+            for i, gx in zip(indexes, gxs):
+                if gx is not None:
+                    x = inputs[i]
+                    if type(gx) is not _ndarray or gx.shape != x.shape or gx.dtype is not x.dtype:
+                        _check_gradient(node, i, x, gx, True)
+        return gxs
+    inputs = node.inputs
+    checked = []
+    for i, gx in zip(indexes, gxs):
+        if gx is not None:
+            x = inputs[i]
+            data = gx._data if type(gx) is Variable else gx
+            # the common case in one test; _check_gradient tells apart the others (and raises)
+            if type(data) is not _ndarray or data.shape != x.shape or data.dtype is not x.dtype:
+                data = _check_gradient(node, i, x, gx, False)
+            if arrays:
+                gx = data
+        checked.append(gx)
+    return checked
+
+
+def node_gradients(node, indexes: tuple, grad_outputs: tuple, arrays: bool) -> tuple:
+    """``(gxs, given_arrays)``: ``node``'s gradients for ``indexes``, one per index, unchecked, and
+    whether ``backward_arrays`` gave them (arrays) rather than ``backward`` (Variables). The compute
+    half of :func:`run_node_backward`; :func:`propagate` checks each gradient in its accumulation
+    loop instead (one loop over the gradients, not two: 10% of a chain of tracked adds, bench
+    add_chain10)."""
     gxs = None
     if arrays:
         backward_arrays = node.backward_arrays
@@ -125,21 +156,7 @@ def run_node_backward(node, indexes: tuple, grad_outputs: tuple, arrays: bool, c
         gxs = node.backward(indexes, grad_outputs)
     if type(gxs) is not tuple or len(gxs) != len(indexes):
         gxs = _requested(node, indexes, gxs, given_arrays)
-    if given_arrays and not check:
-        return gxs
-    inputs = node.inputs
-    checked = []
-    for i, gx in zip(indexes, gxs):
-        if gx is not None:
-            x = inputs[i]
-            data = gx if given_arrays or type(gx) is not Variable else gx._data
-            # the common case in one test; _check_gradient tells apart the others (and raises)
-            if type(data) is not _ndarray or data.shape != x.shape or data.dtype is not x.dtype:
-                data = _check_gradient(node, i, x, gx, given_arrays)
-            if arrays:
-                gx = data
-        checked.append(gx)
-    return checked
+    return gxs, given_arrays
 
 
 def _requested(node, indexes, gxs, given_arrays):
@@ -240,11 +257,16 @@ def propagate(outputs, seeds, retain_grad, enable_double_backprop, targets):
                                  and (x in targets or x.creator_node in relevant)])
             if not indexes:
                 continue
-            gxs = run_node_backward(func, indexes, tuple(gys), array_path)
+            gxs, given_arrays = node_gradients(func, indexes, tuple(gys), array_path)
             for i, gx in zip(indexes, gxs):
                 if gx is None:
                     continue
                 x = inputs[i]
+                data = gx._data if type(gx) is Variable else gx   # run_node_backward's check, fused
+                if type(data) is not _ndarray or data.shape != x.shape or data.dtype is not x.dtype:
+                    data = _check_gradient(func, i, x, gx, given_arrays)
+                if array_path:
+                    gx = data
                 old = grads.get(x)
                 if old is not None:
                     gx = force_array(old + gx) if array_path else old + gx
