@@ -188,6 +188,15 @@ def load_weights(agent: AttributeSavingMixin, path: str) -> None:
     agent.after_load()
 
 
+def _holds(serializer, name: str) -> bool:
+    """Whether the NPZ file behind ``serializer`` has an entry ``name`` or entries under it."""
+    npz = getattr(serializer, "npz", None)
+    if npz is None:
+        return False
+    key = serializer.path + name
+    return any(k == key or k.startswith(key + "/") for k in npz)
+
+
 class _State:
     """Adapts an AttributeSavingMixin's ``saved_attributes`` to the serializer protocol
     (``optimizers=False`` leaves Optimizers out)."""
@@ -205,6 +214,10 @@ class _State:
                                      "which the agent does not have")
             value = getattr(owner, name)
             if value is None:
+                if serializer.is_loading and _holds(serializer, name):
+                    raise ValueError(f"{type(owner).__name__}: the file holds {name!r}, but this agent "
+                                     f"was built without one ({name}=None); build it with one to load "
+                                     "the file")
                 continue
             if isinstance(value, AttributeSavingMixin):
                 if any(value is a for a in self.ancestors):

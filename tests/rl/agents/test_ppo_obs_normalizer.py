@@ -125,6 +125,24 @@ def test_save_load_restores_the_normalizer(tmp_path):
         assert [int(other.act(o)) for o in observations] == [int(agent.act(o)) for o in observations]
 
 
+def test_loading_a_normalizer_into_an_agent_without_one_is_refused_and_changes_nothing(tmp_path):
+    """A file saved with an obs_normalizer does not load silently into an agent built without one
+    (it would act on unnormalized observations); the agent keeps its parameters."""
+    set_random_seed(0)
+    agent = make_agent(feed_forward_model(Recorder()))
+    drive(agent, 1)
+    agent.save(str(tmp_path))
+    model = feed_forward_model(Recorder())
+    bare = PPO(model, optimizers.SGD(lr=0.1).setup(model), gamma=0.9, lambd=0.8,
+               update_interval=N_ENVS * STEPS, minibatch_size=4, epochs=2)
+    before = {name: p.array.copy() for name, p in model.namedparams()}
+    with pytest.raises(ValueError, match=r"^PPO: the file holds 'obs_normalizer', but this agent was "
+                                         r"built without one \(obs_normalizer=None\)"):
+        bare.load(str(tmp_path))
+    for name, p in model.namedparams():
+        np.testing.assert_array_equal(p.array, before[name])
+
+
 def test_obs_normalizer_is_the_third_argument_as_in_pfrl():
     names = list(inspect.signature(PPO).parameters)
     assert names[:5] == ["model", "optimizer", "obs_normalizer", "gpu", "gamma"]
