@@ -163,3 +163,41 @@ def assert_matches_chainerrl(agent, fx: dict, u: int, errors: list) -> None:
         numpy.testing.assert_allclose(param.array, fx[f"after/{name.lstrip('/')}"][u], rtol=1e-5, atol=1e-6,
                                       err_msg=f"{name} after update {u}")
     numpy.testing.assert_allclose(errors, fx["errors"][u], rtol=1e-5, atol=1e-6, err_msg=f"errors of update {u}")
+
+
+def transition(s, a, r, s2, terminal=False) -> dict:
+    """One replay-buffer transition on 3-valued observations (float32)."""
+    return dict(state=numpy.float32(s), action=a, reward=r, next_state=numpy.float32(s2),
+                next_action=None, is_state_terminal=terminal)
+
+
+# The minibatch of three_experience_update: a 1-step experience, a terminal one and a 2-step one.
+UPDATE_WEIGHTS = numpy.array([0.5, 1.0, 0.25])
+UPDATE_S = numpy.float64([[1, 0, 0.5], [0, 1, 1], [1, 1, -1]])
+UPDATE_A = numpy.array([0, 1, 1])
+UPDATE_S_NEXT = numpy.float64([[0, 1, -1], [1, 1, 0], [2, 1, 0]])
+
+
+def update_returns(gamma: float) -> tuple:
+    """The minibatch's n-step rewards and the discount left on its bootstrap values, (3,) each."""
+    return numpy.array([1.0, -0.5, 0.5 + gamma * 0.25]), numpy.array([gamma, 0.0, gamma ** 2])
+
+
+def three_experience_update(agent, weighted: bool) -> tuple:
+    """``agent.update`` on the minibatch above (importance weights UPDATE_WEIGHTS when ``weighted``);
+    returns the TD errors it reports and what it sent to the replay buffer's ``update_errors``."""
+    experiences = [[transition([1, 0, 0.5], 0, 1.0, [0, 1, -1])],
+                   [transition([0, 1, 1], 1, -0.5, [1, 1, 0], terminal=True)],
+                   [transition([1, 1, -1], 1, 0.5, [1, 0, 1]), transition([1, 0, 1], 0, 0.25, [2, 1, 0])]]
+    sent_to_buffer = []
+    if weighted:
+        for e, wt in zip(experiences, UPDATE_WEIGHTS):
+            e[0]["weight"] = float(wt)
+        for _ in range(3):
+            agent.replay_buffer.append(**transition([0, 0, 0], 0, 0.0, [0, 0, 0], terminal=True))
+        agent.replay_buffer.sample(3)  # update_errors needs a sampled batch of 3
+        update_errors = agent.replay_buffer.update_errors
+        agent.replay_buffer.update_errors = lambda e: (sent_to_buffer.append(e), update_errors(e))
+    errors = []
+    agent.update(experiences, errors_out=errors)
+    return errors, sent_to_buffer

@@ -9,6 +9,7 @@ from kusari.rl import explorers, q_functions
 from kusari.rl.agents.categorical_dqn import CategoricalDoubleDQN, CategoricalDQN, categorical_projection
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer, ReplayBuffer
 from rl_discrete_chain import Q_STAR, train_on_chain
+from rl_discrete_chain import UPDATE_A, UPDATE_S, UPDATE_S_NEXT, UPDATE_WEIGHTS, three_experience_update, update_returns
 
 N_ATOMS, N_ACTIONS, OBS = 5, 2, 3
 Z = numpy.linspace(-2, 2, N_ATOMS, dtype=numpy.float32)
@@ -80,28 +81,10 @@ def test_update_matches_numpy(cls, batch_accumulator, weighted):
                 gamma, explorers.Greedy(), replay_start_size=3, minibatch_size=3,
                 batch_accumulator=batch_accumulator)
     agent.target_model.model[0].W.array[...] = w_target
-    weights = numpy.array([0.5, 1.0, 0.25])
-    # a 1-step experience, a terminal one and a 2-step one (discount gamma**2)
-    experiences = [[transition([1, 0, 0.5], 0, 1.0, [0, 1, -1])],
-                   [transition([0, 1, 1], 1, -0.5, [1, 1, 0], terminal=True)],
-                   [transition([1, 1, -1], 1, 0.5, [1, 0, 1]), transition([1, 0, 1], 0, 0.25, [2, 1, 0])]]
-    if weighted:
-        for e, wt in zip(experiences, weights):
-            e[0]["weight"] = float(wt)
-        for _ in range(3):
-            agent.replay_buffer.append(**transition([0, 0, 0], 0, 0.0, [0, 0, 0], terminal=True))
-        agent.replay_buffer.sample(3)  # update_errors needs a sampled batch of 3
-        update_errors = agent.replay_buffer.update_errors
-        agent.replay_buffer.update_errors = lambda e: (sent_to_buffer.append(e), update_errors(e))
-    sent_to_buffer = []
-    errors = []
-    agent.update(experiences, errors_out=errors)
-
-    s = numpy.float64([[1, 0, 0.5], [0, 1, 1], [1, 1, -1]])
-    a = numpy.array([0, 1, 1])
-    s_next = numpy.float64([[0, 1, -1], [1, 1, 0], [2, 1, 0]])
-    rewards = numpy.array([1.0, -0.5, 0.5 + gamma * 0.25])
-    keep = numpy.array([gamma, 0.0, gamma ** 2])
+    weights = UPDATE_WEIGHTS
+    errors, sent_to_buffer = three_experience_update(agent, weighted)
+    s, a, s_next = UPDATE_S, UPDATE_A, UPDATE_S_NEXT
+    rewards, keep = update_returns(gamma)
     p = softmax((s @ w0.T + b0).reshape(3, N_ACTIONS, N_ATOMS))
     p_next_target = softmax((s_next @ w_target.T + b0).reshape(3, N_ACTIONS, N_ATOMS))
     chooser = p_next_target if cls is CategoricalDQN else softmax((s_next @ w0.T + b0).reshape(3, N_ACTIONS, N_ATOMS))

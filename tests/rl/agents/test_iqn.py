@@ -11,6 +11,7 @@ from kusari.rl import explorers, q_functions
 from kusari.rl.agents.iqn import IQN, CosineBasisLinear, ImplicitQuantileQFunction, cosine_basis_functions
 from kusari.rl.replay_buffers import PrioritizedReplayBuffer, ReplayBuffer
 from rl_discrete_chain import Q_STAR, train_on_chain
+from rl_discrete_chain import UPDATE_A, UPDATE_S, UPDATE_S_NEXT, UPDATE_WEIGHTS, three_experience_update, update_returns
 
 OBS, HIDDEN, N_BASIS, N_ACTIONS = 3, 4, 5, 2
 
@@ -74,27 +75,10 @@ def test_update_matches_numpy(batch_accumulator, weighted):
               for name, p in q.namedparams()}
     target = {name.strip("/").replace("/linear", "").replace("phi/0", "phi"): p.array.astype(numpy.float64)
               for name, p in agent.target_model.namedparams()}
-    weights = numpy.array([0.5, 1.0, 0.25])
-    experiences = [[transition([1, 0, 0.5], 0, 1.0, [0, 1, -1])],
-                   [transition([0, 1, 1], 1, -0.5, [1, 1, 0], terminal=True)],
-                   [transition([1, 1, -1], 1, 0.5, [1, 0, 1]), transition([1, 0, 1], 0, 0.25, [2, 1, 0])]]
-    sent_to_buffer = []
-    if weighted:
-        for e, wt in zip(experiences, weights):
-            e[0]["weight"] = float(wt)
-        for _ in range(3):
-            agent.replay_buffer.append(**transition([0, 0, 0], 0, 0.0, [0, 0, 0], terminal=True))
-        agent.replay_buffer.sample(3)  # update_errors needs a sampled batch of 3
-        update_errors = agent.replay_buffer.update_errors
-        agent.replay_buffer.update_errors = lambda e: (sent_to_buffer.append(e), update_errors(e))
-    errors = []
-    agent.update(experiences, errors_out=errors)
-
-    s = numpy.float64([[1, 0, 0.5], [0, 1, 1], [1, 1, -1]])
-    a = numpy.array([0, 1, 1])
-    s_next = numpy.float64([[0, 1, -1], [1, 1, 0], [2, 1, 0]])
-    rewards = numpy.array([1.0, -0.5, 0.5 + gamma * 0.25])
-    keep = numpy.array([gamma, 0.0, gamma ** 2])
+    weights = UPDATE_WEIGHTS
+    errors, sent_to_buffer = three_experience_update(agent, weighted)
+    s, a, s_next = UPDATE_S, UPDATE_A, UPDATE_S_NEXT
+    rewards, keep = update_returns(gamma)
     taus, taus_tilde, taus_prime = (d.astype(numpy.float64) for d in draws)
     z, psi, basis, pre, h = numpy_quantiles(params, s, taus)
     greedy = numpy_quantiles(target, s_next, taus_tilde)[0].mean(axis=1).argmax(axis=1)
